@@ -1,0 +1,76 @@
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App, AppContext } from './app-context.js';
+import { authHooks } from './auth/auth-hooks.js';
+import { Authenticator } from './auth/authenticator.js';
+import type { Config } from './config/config.js';
+import type { Database } from './db/database.js';
+import type { EventBus } from './events/event-bus.js';
+import { healthRoutes } from './health/health-routes.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { installJsonBodyParser } from './http/json-body.js';
+import { installRequestLogging, requestIdFrom } from './http/request-logging.js';
+import { installValidation } from './http/validation.js';
+import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
+import { sessionRoutes } from './sessions/session-routes.js';
+import { authRoutes } from './users/auth-routes.js';
+
+export interface AppDependencies {
+  config: Config;
+  database: Database;
+  bus: EventBus;
+  logger: FastifyBaseLogger;
+}
+
+/**
+ * Builds the whole HTTP application on the given database and bus, ready to
+ * `listen` or to be driven by tests. It owns no process-level concerns
+ * (signals, migrations, ports): see server.ts.
+ */
+export async function buildApp(deps: AppDependencies): Promise<App> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    // Our own one-line-per-request log replaces Fastify's two (see request-logging.ts).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
+    bodyLimit: deps.config.bodyLimitBytes,
+    trustProxy: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { strict: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const closeTasks: Array<() => Promise<void> | void> = [];
+  const authenticator = new Authenticator(deps.database.db, (error) => app.log.warn({ err: error }, 'could not record key use'));
+  await authenticator.listen(deps.bus);
+
+  const context: AppContext = {
+    config: deps.config,
+    database: deps.database,
+    db: deps.database.db,
+    bus: deps.bus,
+    authenticator,
+    auth: authHooks(authenticator),
+    onClose: (task) => closeTasks.push(task),
+  };
+  app.decorate('parley', context);
+  app.decorateRequest('principal', null);
+  app.addHook('onClose', async () => {
+    for (const task of closeTasks.reverse()) await task();
+  });
+
+  installValidation(app);
+  installJsonBodyParser(app);
+  installErrorHandler(app);
+  installRequestLogging(app);
+  await installOpenApi(app);
+
+  await app.register(async (api) => {
+    const scoped = api as unknown as App;
+    await healthRoutes(scoped);
+    await openApiRoutes(scoped);
+    await authRoutes(scoped);
+    await sessionRoutes(scoped);
+  }, { prefix: '/api/v1' });
+
+  return app as unknown as App;
+}

@@ -1,0 +1,116 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config/config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createLogger } from '../logging/logger.js';
+import { bootstrap } from '../provisioning/bootstrap.js';
+import { startServer } from '../server.js';
+import { validateModelSetting } from '../projects/model-setting.js';
+
+export interface CommandInput {
+  config: Config;
+  values: Record<string, string | boolean | undefined | Array<string | boolean>>;
+  positionals: string[];
+}
+
+export interface Command {
+  summary: string;
+  options?: ParseArgsConfig['options'];
+  positionals?: boolean;
+  run(input: CommandInput): Promise<number>;
+}
+
+/** Opens the configured database, migrated, for one command, and always closes it. */
+export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+  try {
+    await migrateToLatest(database);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+export const stringOption = (values: CommandInput['values'], name: string): string | undefined => {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+const serve: Command = {
+  summary: 'start the API server (same as npm start)',
+  async run({ config }) {
+    const logger = createLogger(config.logLevel);
+    const server = await startServer(config, logger);
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        logger.info({ signal }, 'shutting down');
+        server.close().then(resolve, (error) => {
+          logger.error({ err: error }, 'shutdown failed');
+          resolve();
+        });
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+    return 0;
+  },
+};
+
+const migrate: Command = {
+  summary: 'apply pending database migrations',
+  async run({ config }) {
+    const applied = await withDatabase(config, async () => []);
+    void applied;
+    process.stdout.write('migrations applied\n');
+    return 0;
+  },
+};
+
+const bootstrapCommand: Command = {
+  summary: 'provision a workspace, project, keys and a dashboard user (--json)',
+  options: {
+    json: { type: 'boolean' },
+    'workspace-id': { type: 'string' },
+    model: { type: 'string' },
+    'model-base-url': { type: 'string' },
+    'model-api-key': { type: 'string' },
+  },
+  async run({ config, values }) {
+    const result = await withDatabase(config, (database) =>
+      bootstrap(
+        database.db,
+        {
+          workspaceId: stringOption(values, 'workspace-id'),
+          model: stringOption(values, 'model'),
+          modelBaseUrl: stringOption(values, 'model-base-url'),
+          modelApiKey: stringOption(values, 'model-api-key'),
+          userTokenTtlSeconds: config.userTokenTtlSeconds,
+        },
+        validateModelSetting,
+      ),
+    );
+    if (values['json']) {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } else {
+      process.stdout.write(
+        [
+          `workspace   ${result.workspaceId}`,
+          `project     ${result.projectId}`,
+          `sdk key     ${result.sdkKey}`,
+          `operator    ${result.operatorKey}`,
+          `dashboard   ${result.dashboard.email} / ${result.dashboard.password}`,
+          `user token  ${result.userToken}`,
+          'Keys are shown only now: store them safely.',
+        ].join('\n') + '\n',
+      );
+    }
+    return 0;
+  },
+};
+
+/** Every command, by name; two-word names ("keys create") are matched first. */
+export const commands: Record<string, Command> = {
+  serve,
+  migrate,
+  bootstrap: bootstrapCommand,
+};

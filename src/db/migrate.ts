@@ -1,0 +1,21 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './database.js';
+import { migrations } from './migrations/index.js';
+
+const provider: MigrationProvider = {
+  getMigrations: async (): Promise<Record<string, Migration>> => migrations,
+};
+
+/**
+ * Applies every pending migration. Kysely's Migrator takes a lock table, so
+ * several processes (instances, the CLI) can call this at once safely.
+ */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider, migrationTableName: 'parley_migrations', migrationLockTableName: 'parley_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as platform from './0001-platform.js';
+
+/**
+ * Every migration, by name. Names sort in the order they must run; a shipped
+ * migration is never edited: add a new one instead.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-platform': platform,
+};

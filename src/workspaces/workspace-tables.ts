@@ -1,0 +1,3 @@
+export interface WorkspaceTables {
+  workspaces: { id: string; name: string; created_at: string };
+}
