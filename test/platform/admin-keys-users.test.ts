@@ -79,7 +79,7 @@ describe.each(testDialects())('admin keys and identified users on %s', (dialect)
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const page = await tenant.user.get(`${base}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { status: number; body: any } = await tenant.user.get(`${base}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.status).toBe(200);
       pages.push(page.body.data.endUsers.map((u: { userId: string }) => u.userId));
       cursor = page.body.data.nextCursor;
