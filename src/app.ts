@@ -9,6 +9,7 @@ import type { EventBus } from './events/event-bus.js';
 import { healthRoutes } from './health/health-routes.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installNulGuard } from './http/nul-guard.js';
 import { installRequestLogging, requestIdFrom } from './http/request-logging.js';
 import { installValidation } from './http/validation.js';
 import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   installJsonBodyParser(app);
   installErrorHandler(app);
   installRequestLogging(app);
+  installNulGuard(app);
   await installOpenApi(app);
 
   await app.register(async (api) => {
