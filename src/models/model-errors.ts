@@ -120,8 +120,15 @@ export function classify(error: unknown): ModelRelayError {
       return make('unauthorized', `the model provider rejected the credentials (${status})`, false, status);
     }
     if (status >= 200 && status < 300) {
-      // The SDK reports an unparseable 2xx body as an APICallError carrying the 2xx status.
+      // The SDK reports a 2xx body it could not finish reading as an APICallError carrying
+      // the 2xx status: either the connection died mid-body or the body was not valid.
+      if (findNetworkCode(error) !== undefined || isTerminatedFetch(error)) {
+        return make('interrupted', 'the connection to the model provider broke off', true, status);
+      }
       return make('invalid-response', 'the model provider sent a response that could not be read', true, status);
+    }
+    if (isUnreadableStreamStart(error)) {
+      return make('invalid-response', 'the model provider sent a response that could not be read', true);
     }
     return make('upstream-status', `the model provider answered ${status}`, status >= 500 || error.isRetryable, status);
   }
@@ -167,7 +174,28 @@ function isNamedError(error: unknown, name: string): boolean {
 
 /** undici reports a body cut mid-way as `TypeError: terminated` caused by a SocketError. */
 function isTerminatedFetch(error: unknown): boolean {
-  return error instanceof TypeError && error.message === 'terminated';
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof TypeError && current.message === 'terminated') return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * The Anthropic provider reads the first stream event before returning and, if that event
+ * is an error, throws an APICallError with a made-up status 500. When the "error" was only
+ * a frame it could not parse, the upstream did not really answer 500.
+ */
+function isUnreadableStreamStart(error: APICallError): boolean {
+  const contentType = error.responseHeaders?.['content-type'] ?? '';
+  if (!contentType.includes('text/event-stream') || error.responseBody === undefined) return false;
+  try {
+    const body = JSON.parse(error.responseBody) as { name?: unknown };
+    return body.name === 'AI_JSONParseError' || body.name === 'AI_TypeValidationError';
+  } catch {
+    return false;
+  }
 }
 
 function findNetworkCode(error: unknown): string | undefined {
