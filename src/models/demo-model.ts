@@ -23,6 +23,10 @@ const HUMAN_WORDS = /\b(human|person|people|agent|operator|representative|someon
 const FILLER_WORDS = new Set([
   'to', 'the', 'my', 'me', 'our', 'your', 'a', 'an', 'back', 'please', 'page', 'screen', 'tab', 'section', 'view', 'up', 'into', 'in', 'on', 'over',
 ]);
+/** Words that mean the sentence is not naming a screen ("show me what you can do"). */
+const NOT_A_SCREEN = new Set([
+  'what', 'how', 'why', 'who', 'where', 'when', 'which', 'you', 'it', 'this', 'that', 'something', 'anything', 'i', 'we', 'ahead', 'away', 'around', 'off',
+]);
 const FAILED_STATUSES = new Set(['failed', 'failure', 'error', 'rejected', 'expired', 'cancelled', 'canceled']);
 
 interface DemoToolCall {
@@ -180,7 +184,8 @@ function requestedScreen(lowerText: string): string | undefined {
   const match = NAVIGATE_VERBS.exec(lowerText);
   if (match === null) return undefined;
   const rest = lowerText.slice(match.index + match[0].length).split(/[^a-z0-9_-]+/).filter((word) => word !== '');
-  return rest.find((word) => !FILLER_WORDS.has(word));
+  const candidate = rest.find((word) => !FILLER_WORDS.has(word));
+  return candidate === undefined || NOT_A_SCREEN.has(candidate) ? undefined : candidate;
 }
 
 function allowedScreens(tool: LanguageModelV3Tool): string[] | undefined {

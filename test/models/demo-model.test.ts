@@ -43,6 +43,12 @@ describe('demo model via generateText', () => {
     expect(result.text).toContain("Parley's offline demo model");
   });
 
+  it.each(['show me what you can do', "let's go", 'go ahead'])('does not navigate for %j', async (prompt) => {
+    const result = await generateText({ model, prompt, tools: parleyTools });
+    expect(result.toolCalls).toEqual([]);
+    expect(result.text).toContain('take me to my orders');
+  });
+
   it('respects toolChoice none', async () => {
     const result = await generateText({ model, prompt: 'open settings', tools: parleyTools, toolChoice: 'none' });
     expect(result.toolCalls).toEqual([]);
