@@ -1,3 +1,5 @@
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
 import { stringOption, withDatabase, type Command } from './command-support.js';
 import { keysCreate, keysList, keysRevoke } from './key-commands.js';
 import { projectSetModel, projectSetPersona, projectSetPersonalization } from './project-commands.js';
