@@ -21,6 +21,8 @@ const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const logLevel = 'warn';
 
 interface Load {
+  /** Server CPU time (user + system) per request, in microseconds. */
+  cpuMicrosPerRequest: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -32,7 +34,7 @@ interface Load {
 
 function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...pick(process.env, ['PATH', 'HOME']), ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...pick(process.env, ['PATH', 'HOME']), ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve({ child, url: (JSON.parse(line) as { url: string }).url }));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
@@ -53,11 +55,19 @@ function load(job: { url: string; method: 'GET' | 'POST'; headers?: Record<strin
   });
 }
 
-async function measure(name: string, job: Parameters<typeof load>[0]): Promise<Load> {
-  await load(job, Math.min(3, duration)); // warm-up: JIT, caches, SQLite pages
-  const result = await load(job, duration);
+function serverCpu(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (message) => resolve((message as { cpuMicros: number }).cpuMicros));
+    child.send('cpu');
+  });
+}
+
+async function measure(name: string, server: ChildProcess, job: Parameters<typeof load>[0]): Promise<Load> {
+  const cpuBefore = await serverCpu(server);
+  const loaded = await load(job, duration);
+  const result = { ...loaded, cpuMicrosPerRequest: ((await serverCpu(server)) - cpuBefore) / Math.max(1, loaded.total) };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  process.stderr.write(`${name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms\n`);
+  process.stderr.write(`${name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms, ${result.cpuMicrosPerRequest.toFixed(1)} µs server CPU per request\n`);
   return result;
 }
 
@@ -77,20 +87,23 @@ try {
   children.push(parley.child);
   const auth = { authorization: `Bearer ${tenant.sdkKey}` };
   const targets = [
-    { name: 'hello-world GET /', goal: '-', job: { url: `${hello.url}/`, method: 'GET' as const } },
-    { name: 'GET /agent/personalization', goal: '≥ 60%', job: { url: `${parley.url}/api/v1/agent/personalization`, method: 'GET' as const, headers: auth } },
+    { name: 'hello-world GET /', goal: '-', server: hello.child, job: { url: `${hello.url}/`, method: 'GET' as const } },
+    { name: 'GET /agent/personalization', goal: '≥ 60%', server: parley.child, job: { url: `${parley.url}/api/v1/agent/personalization`, method: 'GET' as const, headers: auth } },
     {
       name: 'POST /agent/session',
       goal: '≥ 30%',
+      server: parley.child,
       job: { url: `${parley.url}/api/v1/agent/session`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'bench-user', deviceInfo: { os: 'bench' } }) },
     },
   ];
+  // BENCH_HEALTH=1 adds Parley's unauthenticated GET /health: the framework's own share of a request.
+  if (process.env['BENCH_HEALTH'] === '1') targets.splice(1, 0, { name: 'GET /health (diagnostic)', goal: '-', server: parley.child, job: { url: `${parley.url}/api/v1/health`, method: 'GET' as const } });
   // Warm-up once (JIT, caches, SQLite pages), then interleaved rounds, so a
   // neighbour's load on a shared machine hits every target alike.
-  for (const target of targets) await load(target.job, Math.min(3, duration));
+  for (const target of targets) await load(target.job, Math.min(3, duration)); // not measured
   const results: Load[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, target] of targets.entries()) results[index]!.push(await measure(`round ${round + 1} ${target.name}`, target.job));
+    for (const [index, target] of targets.entries()) results[index]!.push(await measure(`round ${round + 1} ${target.name}`, target.server, target.job));
   }
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -99,15 +112,17 @@ try {
     const runs = results[index]!;
     const ratios = runs.map((run, round) => run.requestsPerSecond / helloRuns[round]!.requestsPerSecond);
     const target = targets[index]!;
-    return `| ${target.name} | ${Math.round(median(runs.map((run) => run.requestsPerSecond)))} | ${median(runs.map((run) => run.p50))} | ${median(runs.map((run) => run.p99))} | ${index === 0 ? '100%' : `${(median(ratios) * 100).toFixed(1)}% (rounds: ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')})`} | ${target.goal} |`;
+    const cpu = median(runs.map((run) => run.cpuMicrosPerRequest));
+    const helloCpu = median(helloRuns.map((run) => run.cpuMicrosPerRequest));
+    return `| ${target.name} | ${Math.round(median(runs.map((run) => run.requestsPerSecond)))} | ${median(runs.map((run) => run.p50))} | ${median(runs.map((run) => run.p99))} | ${index === 0 ? '100%' : `${(median(ratios) * 100).toFixed(1)}% (rounds: ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')})`} | ${cpu.toFixed(1)} | ${index === 0 ? '100%' : `${((helloCpu / cpu) * 100).toFixed(1)}%`} | ${target.goal} |`;
   };
   const cpu = cpus();
   process.stdout.write(
     [
       `Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, load average before the run ${loadBefore}, ${connections} connections, ${rounds} interleaved rounds of ${duration}s per target, medians; Parley on SQLite with LOG_LEVEL=${logLevel}`,
       '',
-      '| target | req/s | p50 ms | p99 ms | vs hello-world (per-round ratios) | goal |',
-      '|---|---|---|---|---|---|',
+      '| target | req/s | p50 ms | p99 ms | req/s vs hello-world (per-round ratios) | server CPU µs/request | CPU capacity vs hello-world | goal |',
+      '|---|---|---|---|---|---|---|---|',
       ...targets.map((_, index) => row(index)),
       '',
     ].join('\n'),
