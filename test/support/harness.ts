@@ -40,7 +40,9 @@ export interface TestServer {
 
 /** The real app on a real port, over a real database of the dialect. */
 export async function startTestServer(dialect: DialectName, overrides: Partial<Config> = {}, options: { bus?: EventBus; databaseUrl?: string } = {}): Promise<TestServer> {
-  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: options.databaseUrl ?? databaseUrlFor(dialect), ...overrides });
+  // The webhook worker is off unless a test turns it on: on PostgreSQL every test file shares one
+  // schema, and a worker of another file (other settings) must not take this file's deliveries.
+  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: options.databaseUrl ?? databaseUrlFor(dialect), webhookDeliveryEnabled: false, ...overrides });
   const database = openDatabase(config.databaseUrl, { poolSize: 5 });
   await migrateToLatest(database);
   const bus = options.bus ?? new InProcessEventBus();
