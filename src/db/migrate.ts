@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.js';
 import { migrations } from './migrations/index.js';
 
@@ -11,7 +11,15 @@ const provider: MigrationProvider = {
  * several processes (instances, the CLI) can call this at once safely.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider, migrationTableName: 'parley_migrations', migrationLockTableName: 'parley_migrations_lock' });
+  // On PostgreSQL the migration tables are pinned to the current schema: Kysely's existence check
+  // otherwise matches a same-named table in any schema (e.g. another test run's) and skips creating ours.
+  const schema = database.dialect === 'postgres'
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+    : undefined;
+  const migrator = new Migrator({
+    db: database.db, provider, migrationTableName: 'parley_migrations', migrationLockTableName: 'parley_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
