@@ -58,7 +58,11 @@ export async function startTestServer(dialect: DialectName, overrides: Partial<C
     bus,
     anonymous: new ApiClient(url),
     close: async () => {
-      await app.close();
+      const closing = app.close();
+      // fetch may hold a spare connection that never sent a request; Node waits for such a
+      // socket until the client's keep-alive timeout (4 s), so teardown cuts it after a grace.
+      setTimeout(() => app.server.closeAllConnections(), 200).unref();
+      await closing;
       await bus.close();
       await database.close();
     },
