@@ -6,6 +6,7 @@ import { createLogger } from '../logging/logger.js';
 import { bootstrap } from '../provisioning/bootstrap.js';
 import { startServer } from '../server.js';
 import { validateModelSetting } from '../projects/model-setting.js';
+import { webhookCommands } from '../webhooks/webhook-commands.js';
 
 export interface CommandInput {
   config: Config;
@@ -113,4 +114,5 @@ export const commands: Record<string, Command> = {
   serve,
   migrate,
   bootstrap: bootstrapCommand,
+  ...webhookCommands,
 };
