@@ -202,4 +202,25 @@ describe.each(testDialects())('webhooks on %s', (dialect) => {
     expect(verifyWebhook(newSecret, request!.headers, request!.body)).toBe(true);
     expect(verifyWebhook(oldSecret, request!.headers, request!.body)).toBe(true);
   });
+
+  // Here rather than beside the feed tests: pruning is done by the worker, and only one worker may run at a time.
+  it('prunes feed events past the retention window; Last-Event-ID of a pruned event replays what is retained', async () => {
+    const databaseUrl = databaseUrlFor(dialect);
+    const before = await startTestServer(dialect, {}, { databaseUrl });
+    const tenant = await createTenant(before);
+    const old = await tenant.sdk.post('/agent/escalation', { reason: 'user_requested' });
+    const oldEvent = await before.database.db.selectFrom('escalation_events').select('id').where('escalation_id', '=', old.body.data.escalationId).executeTakeFirstOrThrow();
+    await before.database.db.updateTable('escalation_events').set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where('id', '=', oldEvent.id).execute();
+    const fresh = await tenant.sdk.post('/agent/escalation', { reason: 'agent_gave_up' });
+    await before.close();
+
+    const after = await server({ ...deliveryConfig, escalationEventRetentionHours: 1 }, databaseUrl);
+    await until(async () => !(await after.database.db.selectFrom('escalation_events').select('id').where('id', '=', oldEvent.id).executeTakeFirst()));
+    const feed = (await SseReader.open(new ApiClient(after.url).url('/escalations/stream'), { ...tenant.operator.headers, 'last-event-id': oldEvent.id })).stream!;
+    const frame = await feed.next();
+    expect(frame.data).toMatchObject({ type: 'escalation-created', escalationId: fresh.body.data.escalationId });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(feed.drain()).toEqual([]);
+    feed.close();
+  });
 });
