@@ -11,13 +11,14 @@ const provider: MigrationProvider = {
  * several processes (instances, the CLI) can call this at once safely.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  // On PostgreSQL the migration tables are pinned to the current schema: Kysely's existence check
-  // otherwise matches a same-named table in any schema (e.g. another test run's) and skips creating ours.
-  const schema = database.dialect === 'postgres'
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
-    : undefined;
+  // On PostgreSQL the migrator must be told the schema: otherwise it looks for its tables in
+  // every schema, and a parley_migrations table in another schema makes it skip creating ours.
+  const schema = database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
-    db: database.db, provider, migrationTableName: 'parley_migrations', migrationLockTableName: 'parley_migrations_lock',
+    db: database.db,
+    provider,
+    migrationTableName: 'parley_migrations',
+    migrationLockTableName: 'parley_migrations_lock',
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

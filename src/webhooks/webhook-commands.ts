@@ -1,5 +1,5 @@
-import { CliError } from '../cli/main.js';
-import { stringOption, withDatabase, type Command, type CommandInput } from '../cli/commands.js';
+import { CliError } from '../cli/cli-error.js';
+import { stringOption, withDatabase, type Command, type CommandInput } from '../cli/command-support.js';
 import { AppError } from '../http/errors.js';
 import type { DeliveryStatus } from './webhook-tables.js';
 import { createWebhookEndpoint, listDeliveryViews, listWebhookEndpointViews, removeWebhookEndpoint } from './webhook-service.js';

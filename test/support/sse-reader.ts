@@ -75,7 +75,7 @@ export class SseReader {
   }
 
   /** The next frame, comments included. */
-  async nextFrame(timeoutMs = 3000): Promise<SseFrame> {
+  async nextFrame(timeoutMs = 5000): Promise<SseFrame> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const frame = this.frames.shift();
@@ -86,7 +86,7 @@ export class SseReader {
   }
 
   /** The next data frame, skipping comments (pings). */
-  async next(timeoutMs = 3000): Promise<SseFrame & { data: any }> {
+  async next(timeoutMs = 5000): Promise<SseFrame & { data: any }> {
     for (;;) {
       const frame = await this.nextFrame(timeoutMs);
       if (frame.data !== undefined) return frame as SseFrame & { data: any };
@@ -94,7 +94,7 @@ export class SseReader {
   }
 
   /** Resolves when the server ends the stream; data frames still queued are returned. */
-  async waitForEnd(timeoutMs = 3000): Promise<SseFrame[]> {
+  async waitForEnd(timeoutMs = 5000): Promise<SseFrame[]> {
     const deadline = Date.now() + timeoutMs;
     while (!this.ended) {
       if (!(await this.wait(deadline - Date.now())) && !this.ended) throw new Error(`stream did not end within ${timeoutMs} ms`);

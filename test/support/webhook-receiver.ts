@@ -36,7 +36,7 @@ export class WebhookReceiver {
     return self;
   }
 
-  async waitFor(count: number, timeoutMs = 5000): Promise<ReceivedWebhook[]> {
+  async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedWebhook[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.received.length < count) {
       if (Date.now() > deadline) throw new Error(`expected ${count} webhook requests, got ${this.received.length}`);

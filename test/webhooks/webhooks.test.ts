@@ -16,7 +16,7 @@ const deliveryConfig: Partial<Config> = {
   ssePingIntervalMs: 50,
 };
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
