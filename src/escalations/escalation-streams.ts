@@ -98,6 +98,8 @@ export async function serveWorkspaceFeed(ctx: AppContext, request: FastifyReques
           if (!stream.send(event, event.id)) return;
         }
         if (page.events.length < replayPageSize) break;
+        // A long replay waits for the client to read rather than tripping the slow-client cut-off.
+        await stream.drained();
         after = page.lastSeq;
       }
     } catch (error) {
