@@ -106,7 +106,9 @@ export async function startMessageTurn(runtime: AgentRuntime, projectId: string,
 }
 
 export function actionRow(started: Pick<StartedTurn, 'project' | 'turn' | 'replyId'>, hop: number, call: ValidToolCall): AgentActionRow {
-  const now = nowIso();
+  // One clock reading, so expires_at - created_at is exactly the project's timeout.
+  const at = new Date();
+  const now = at.toISOString();
   return {
     id: newId('act'),
     session_id: started.turn.session_id,
@@ -121,7 +123,7 @@ export function actionRow(started: Pick<StartedTurn, 'project' | 'turn' | 'reply
     result_summary: null,
     created_at: now,
     updated_at: now,
-    expires_at: isoAfter(started.project.action_timeout_seconds * 1000),
+    expires_at: isoAfter(started.project.action_timeout_seconds * 1000, at),
   };
 }
 
