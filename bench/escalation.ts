@@ -19,7 +19,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 interface Child { process: ChildProcess; url: string; tenant?: any }
 
 async function startChild(kind: 'parley' | 'bare'): Promise<Child> {
-  const child = fork(new URL('./escalation-server.ts', import.meta.url), [kind], { execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'] });
+  const child = fork(new URL('./escalation-server.ts', import.meta.url), [kind], { execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096', ...(process.env['BENCH_CPU_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_CPU_PROF']] : [])] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.on('message', (message: any) => {
