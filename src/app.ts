@@ -14,6 +14,7 @@ import { installValidation } from './http/validation.js';
 import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { authRoutes } from './users/auth-routes.js';
+import { dashboardRoutes } from './web/dashboard-routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -71,6 +72,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await authRoutes(scoped);
     await sessionRoutes(scoped);
   }, { prefix: '/api/v1' });
+
+  // The web dashboard, outside /api/v1 (see src/web/dashboard-routes.ts).
+  await app.register(dashboardRoutes);
 
   return app as unknown as App;
 }
