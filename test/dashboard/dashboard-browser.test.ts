@@ -77,7 +77,8 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     await context.close();
 
     const signedIn = await signIn(tenant, { screenshot: true });
-    const stored = await signedIn.page.evaluate(() => ({ session: sessionStorage.getItem('parley.session'), local: JSON.stringify(localStorage) }));
+    // Evaluated in the page (strings: the test's own typings have no DOM).
+    const stored = (await signedIn.page.evaluate('({ session: sessionStorage.getItem("parley.session"), local: JSON.stringify(localStorage) })')) as { session: string | null; local: string };
     expect(stored.session).toContain('"token"');
     expect(stored.local).not.toContain(tenant.dashboard.password);
     expect(stored.session).not.toContain(tenant.dashboard.password);
@@ -93,8 +94,93 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     const again = await signIn(tenant);
     await again.page.getByRole('button', { name: 'Sign out' }).click();
     await again.page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(await again.page.evaluate(() => sessionStorage.getItem('parley.session'))).toBeNull();
+    expect(await again.page.evaluate('sessionStorage.getItem("parley.session")')).toBeNull();
     await signedIn.context.close();
     await again.context.close();
+  });
+  it('works an escalation live: queue without reload, claim, reply to the end user, resolve, text-only rendering', async (ctx) => {
+    if (!hasRoute('GET', '/escalations') || !hasRoute('POST', '/agent/escalation')) return ctx.skip();
+    const tenant = await createTenant(server);
+    const { context, page } = await signIn(tenant);
+    await page.getByLabel('Your display name (shown to end users)').fill('Ada from support');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('Replying as').waitFor();
+    await page.getByText('Live', { exact: true }).waitFor();
+
+    // The end user, through the API: identified, then escalates and writes to the operator.
+    const userId = 'user-42';
+    if (hasRoute('POST', '/agent/identify')) {
+      expect((await tenant.sdk.post('/agent/identify', { userId, name: 'Grace Hopper', identifiers: { email: 'grace@example.com', plan: 'pro' } })).status).toBe(200);
+    }
+    const session = await tenant.sdk.post('/agent/session', { userId });
+    expect(session.status).toBe(201);
+    const escalation = await tenant.sdk.post('/agent/escalation', { sessionId: session.body.data.sessionId, reason: 'user_requested', note: 'Asked for a refund twice' });
+    expect(escalation.status).toBe(201);
+    const escalationId = escalation.body.data.escalationId as string;
+    const hostile = '<script>window.__owned = true</script><img src=x onerror="window.__owned = true"> where is my refund?';
+    expect((await tenant.sdk.post(`/agent/escalation/${escalationId}/message`, { content: hostile })).status).toBe(201);
+
+    // Shown without a reload, with an unread badge.
+    const item = page.locator(`a[data-escalation-id="${escalationId}"]`);
+    await item.waitFor({ timeout: 10_000 });
+    await page.locator('.unread').first().waitFor();
+    await page.screenshot({ path: `${screenshotDir}console-queue.png` });
+    await item.click();
+
+    // The hostile message is text, not markup.
+    const transcript = page.locator('.transcript');
+    await transcript.getByText('where is my refund?', { exact: false }).waitFor();
+    expect(await transcript.locator('.message.from-user .content').first().textContent()).toBe(hostile);
+    expect(await transcript.locator('script, img').count()).toBe(0);
+    expect(await page.evaluate('window.__owned')).toBeUndefined();
+
+    // Claim.
+    await page.getByRole('button', { name: 'Claim' }).click();
+    await page.locator('.escalation-head .badge.active').waitFor();
+    expect(await page.locator('.escalation-head').textContent()).toContain('claimed by Ada from support');
+
+    // Reply: the end user's stream receives it.
+    const stream = await fetch(`${server.url}/api/v1/agent/escalation/${escalationId}/stream`, { headers: { authorization: `Bearer ${tenant.sdkKey}` } });
+    expect(stream.status).toBe(200);
+    const received = waitForFrame(stream, (frame) => (frame.type === 'human-message' ? frame.message.content as string : undefined));
+    await page.getByLabel('Reply').fill('Hello Grace, I am looking at your refund now.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect(await received).toBe('Hello Grace, I am looking at your refund now.');
+    await transcript.getByText('I am looking at your refund now.').waitFor();
+
+    // A new end-user message appears live in the open view.
+    expect((await tenant.sdk.post(`/agent/escalation/${escalationId}/message`, { content: 'Thank you!' })).status).toBe(201);
+    await transcript.getByText('Thank you!').waitFor();
+    await page.screenshot({ path: `${screenshotDir}console-escalation.png` });
+
+    // Resolve.
+    await page.getByRole('button', { name: 'Resolve' }).click();
+    await page.locator('.escalation-head .badge.resolved').waitFor();
+    const polled = await tenant.sdk.get(`/agent/escalation/${escalationId}`);
+    expect(polled.body.data.status).toBe('resolved');
+    await page.getByRole('tab', { name: /Resolved/ }).click();
+    await item.waitFor();
+
+    // On a narrow screen the escalation view stands alone.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: `${screenshotDir}console-narrow.png` });
+    await context.close();
+  });
+
+  it("sees another operator's claim at once", async (ctx) => {
+    if (!hasRoute('GET', '/escalations') || !hasRoute('POST', '/agent/escalation')) return ctx.skip();
+    const tenant = await createTenant(server);
+    const escalation = await tenant.sdk.post('/agent/escalation', { reason: 'agent_gave_up' });
+    const escalationId = escalation.body.data.escalationId as string;
+    const { context, page } = await signIn(tenant);
+    await page.getByLabel('Your display name (shown to end users)').fill('Ada');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    const item = page.locator(`a[data-escalation-id="${escalationId}"]`);
+    await item.waitFor();
+    await page.getByText('Live', { exact: true }).waitFor();
+    // The other operator works through an operator key.
+    expect((await tenant.operator.post(`/escalations/${escalationId}/claim`, { operatorName: 'Linus' })).status).toBe(200);
+    await item.getByText('Linus').waitFor();
+    await context.close();
   });
 });

@@ -79,8 +79,8 @@ export function userOf(item: EscalationDetail | QueueItem): IdentifiedUser | nul
   return item.user ?? detail.endUser ?? detail.identifiedUser ?? null;
 }
 
-export function displayNameOf(item: QueueItem): string {
-  const user = userOf(item);
+export function displayNameOf(item: QueueItem, knownUser?: IdentifiedUser | null): string {
+  const user = knownUser ?? userOf(item);
   if (user?.name) return user.name;
   if (user?.userId) return user.userId;
   return `Visitor ${item.sessionId.slice(-6)}`;
@@ -91,4 +91,11 @@ export function queueOf(data: unknown): QueueItem[] {
   if (Array.isArray(data)) return data as QueueItem[];
   const wrapped = data as { escalations?: QueueItem[]; items?: QueueItem[] } | null;
   return wrapped?.escalations ?? wrapped?.items ?? [];
+}
+
+/** GET /escalations/:id answers { escalation, user, conversation, messages }; flattened here. */
+export function detailOf(data: unknown): EscalationDetail {
+  const wrapped = data as { escalation?: QueueItem; user?: IdentifiedUser | null; conversation?: ConversationMessage[]; messages?: TranscriptMessage[] };
+  if (wrapped.escalation) return { ...wrapped.escalation, user: wrapped.user ?? null, conversation: wrapped.conversation ?? [], messages: wrapped.messages ?? [] };
+  return data as EscalationDetail;
 }

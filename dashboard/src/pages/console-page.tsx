@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeError, request } from '../api/api-client';
 import { openEventStream, type StreamState } from '../api/event-stream';
-import { displayNameOf, queueOf, type FeedEvent, type QueueItem } from '../api/escalation-types';
+import { detailOf, displayNameOf, queueOf, type FeedEvent, type IdentifiedUser, type QueueItem } from '../api/escalation-types';
 import { loadOperatorName, saveOperatorName, type Session } from '../api/session-store';
 import { formatDuration, useNow } from '../format';
 import { navigate } from '../router';
@@ -31,6 +31,10 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
   const [unread, setUnread] = useState<Record<string, string[]>>({});
   const [operatorName, setOperatorName] = useState(loadOperatorName);
   const [editingName, setEditingName] = useState(false);
+  const [users, setUsers] = useState<Record<string, IdentifiedUser | null>>({});
+  const [projectNames, setProjectNames] = useState<Record<string, string>>({});
+  const usersRef = useRef(users);
+  usersRef.current = users;
   const now = useNow();
   const selectedRef = useRef(selectedId);
   selectedRef.current = selectedId;
@@ -41,11 +45,27 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
         request<unknown>(session, 'GET', '/escalations?status=open'),
         request<unknown>(session, 'GET', '/escalations?status=resolved'),
       ]);
-      setQueues({ open: queueOf(open), resolved: queueOf(resolved) });
+      const next = { open: queueOf(open), resolved: queueOf(resolved) };
+      setQueues(next);
       setError(null);
+      // The queue rows carry no names: look up who is waiting, once per escalation.
+      const unknown = next.open.filter((item) => !(item.escalationId in usersRef.current)).slice(0, 20);
+      const found = await Promise.all(
+        unknown.map(async (item) => {
+          const raw = await request<unknown>(session, 'GET', `/escalations/${encodeURIComponent(item.escalationId)}`).catch(() => null);
+          return [item.escalationId, raw ? (detailOf(raw).user ?? null) : null] as const;
+        }),
+      );
+      if (found.length > 0) setUsers((current) => ({ ...current, ...Object.fromEntries(found) }));
     } catch (caught) {
       setError(describeError(caught));
     }
+  }, [session]);
+
+  useEffect(() => {
+    request<{ projects: { id: string; name: string }[] }>(session, 'GET', '/admin/projects')
+      .then((data) => setProjectNames(Object.fromEntries(data.projects.map((p) => [p.id, p.name]))))
+      .catch(() => undefined);
   }, [session]);
 
   // Live updates: every feed event refreshes the queue (debounced) and the open escalation.
@@ -100,9 +120,9 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
 
   const projects = useMemo(() => {
     const all = new Map<string, string>();
-    for (const item of [...queues.open, ...queues.resolved]) if (item.projectId) all.set(item.projectId, item.projectName ?? item.projectId);
+    for (const item of [...queues.open, ...queues.resolved]) if (item.projectId) all.set(item.projectId, projectNames[item.projectId] ?? item.projectName ?? item.projectId);
     return [...all.entries()];
-  }, [queues]);
+  }, [queues, projectNames]);
   const items = queues[tab].filter((item) => !project || item.projectId === project);
 
   return (
@@ -145,12 +165,13 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
                   }}
                 >
                   <span className="queue-item-top">
-                    <strong>{displayNameOf(item)}</strong>
+                    <strong>{displayNameOf(item, users[item.escalationId])}</strong>
                     {unreadCount > 0 && <span className="unread" aria-label={`${unreadCount} unread`}>{unreadCount}</span>}
                   </span>
                   <span className="queue-item-meta">
                     <span className={`badge ${item.status}`}>{item.status}</span>
                     {item.claimedByName && <span>· {item.claimedByName}</span>}
+                    {projects.length > 1 && item.projectId && <span>· {projectNames[item.projectId] ?? item.projectId}</span>}
                     {item.status !== 'resolved' && !Number.isNaN(since) && <span className="waiting" title="Waiting since it was escalated">· waiting {formatDuration(now - since)}</span>}
                   </span>
                   {item.note && <span className="queue-item-note">{item.note}</span>}

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { describeError, request } from '../api/api-client';
-import { conversationOf, displayNameOf, transcriptOf, userOf, type EscalationDetail } from '../api/escalation-types';
+import { conversationOf, detailOf, displayNameOf, transcriptOf, userOf, type EscalationDetail } from '../api/escalation-types';
 import type { Session } from '../api/session-store';
 import { formatTime } from '../format';
+import { navigate } from '../router';
 
 interface Props {
   session: Session;
@@ -24,7 +25,7 @@ export function EscalationView({ session, escalationId, version, operatorName, o
 
   const load = useCallback(async () => {
     try {
-      setDetail(await request<EscalationDetail>(session, 'GET', path));
+      setDetail(detailOf(await request<unknown>(session, 'GET', path)));
       setError(null);
     } catch (caught) {
       setError(describeError(caught));
@@ -82,7 +83,7 @@ export function EscalationView({ session, escalationId, version, operatorName, o
     <article className="card escalation" aria-labelledby="escalation-title">
       <header className="escalation-head">
         <div>
-          <button type="button" className="link back" onClick={() => window.history.back()}>← Queue</button>
+          <button type="button" className="link back" onClick={() => navigate('/escalations')}>← Queue</button>
           <h2 id="escalation-title">{displayNameOf(detail)}</h2>
           <p className="muted small">
             <span className={`badge ${detail.status}`}>{detail.status}</span>
