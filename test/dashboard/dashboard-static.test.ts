@@ -29,6 +29,8 @@ describe('dashboard static serving', () => {
     const script = await fetch(`${server.url}${asset}`);
     expect(script.status).toBe(200);
     expect(script.headers.get('cache-control')).toContain('immutable');
+    // Read the body: an unread response keeps its connection busy and holds up close().
+    expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1000);
   });
 
   it('answers client-side routes with the app shell', async () => {
