@@ -114,6 +114,10 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     }
     const session = await tenant.sdk.post('/agent/session', { userId });
     expect(session.status).toBe(201);
+    if (hasRoute('POST', '/agent/message')) {
+      // A short talk with the (demo) model first, so the operator sees what led here.
+      expect((await tenant.sdk.post('/agent/message', { sessionId: session.body.data.sessionId, content: 'Take me to my orders', context: { currentScreen: 'home' } })).status).toBe(200);
+    }
     const escalation = await tenant.sdk.post('/agent/escalation', { sessionId: session.body.data.sessionId, reason: 'user_requested', note: 'Asked for a refund twice' });
     expect(escalation.status).toBe(201);
     const escalationId = escalation.body.data.escalationId as string;
@@ -151,6 +155,8 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     // A new end-user message appears live in the open view.
     expect((await tenant.sdk.post(`/agent/escalation/${escalationId}/message`, { content: 'Thank you!' })).status).toBe(201);
     await transcript.getByText('Thank you!').waitFor();
+    const aiConversation = page.locator('details.ai-conversation');
+    if ((await aiConversation.count()) > 0) await aiConversation.locator('summary').click();
     await page.screenshot({ path: `${screenshotDir}console-escalation.png` });
 
     // Resolve.
@@ -181,6 +187,54 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     // The other operator works through an operator key.
     expect((await tenant.operator.post(`/escalations/${escalationId}/claim`, { operatorName: 'Linus' })).status).toBe(200);
     await item.getByText('Linus').waitFor();
+    await context.close();
+  });
+  it('creates a key shown once that works, then fails after revoke', async (ctx) => {
+    if (!hasRoute('POST', '/admin/keys')) return ctx.skip();
+    const tenant = await createTenant(server);
+    const { context, page } = await signIn(tenant);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('Browser-made key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const field = page.getByLabel('New API key');
+    await field.waitFor();
+    const key = await field.inputValue();
+    expect(key).toMatch(/^ak_/);
+    await page.screenshot({ path: `${screenshotDir}keys.png` });
+    const withKey = { authorization: `Bearer ${key}` };
+    expect((await fetch(`${server.url}/api/v1/agent/personalization`, { headers: withKey })).status).toBe(200);
+
+    // Shown once: after "Done" the page holds only the prefix.
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.content()).not.toContain(key);
+    await page.getByRole('button', { name: 'Revoke Browser-made key' }).click();
+    await page.getByRole('button', { name: 'Confirm revoke' }).click();
+    await page.locator('tr', { hasText: 'Browser-made key' }).getByText('revoked').waitFor();
+    expect((await fetch(`${server.url}/api/v1/agent/personalization`, { headers: withKey })).status).toBe(401);
+    await context.close();
+  });
+
+  it('saves personalization and GET /agent/personalization changes at once', async (ctx) => {
+    if (!hasRoute('PATCH', '/admin/projects/:projectId') || !hasRoute('GET', '/agent/personalization')) return ctx.skip();
+    const tenant = await createTenant(server);
+    // Read first, so a stale cache would show if saving did not refresh it.
+    expect((await tenant.sdk.get('/agent/personalization')).body.data.assistantName).toBeNull();
+    const { context, page } = await signIn(tenant);
+    await page.getByRole('link', { name: 'Project settings' }).click();
+    await page.getByLabel('Assistant name').fill('Sam <b>the helper</b>');
+    await page.getByLabel('Welcome message').fill('Hello from the dashboard!');
+    await page.locator('#p-color-primary').fill('#0f766e');
+    await page.locator('#p-mode').selectOption('dark');
+    // The preview follows the draft before anything is saved, as text.
+    const preview = page.getByTestId('widget-preview');
+    await preview.getByText('Hello from the dashboard!').waitFor();
+    expect(await preview.locator('b').count()).toBe(0);
+    await page.locator('form', { hasText: 'Personalization' }).getByRole('button', { name: 'Save' }).click();
+    await page.locator('form', { hasText: 'Personalization' }).getByText('Saved.').waitFor();
+    const after = (await tenant.sdk.get('/agent/personalization')).body.data;
+    expect(after).toMatchObject({ assistantName: 'Sam <b>the helper</b>', welcomeMessage: 'Hello from the dashboard!', theme: { mode: 'dark', colors: { primary: '#0f766e' } } });
+    expect(after).not.toHaveProperty('personaPrompt');
+    await page.screenshot({ path: `${screenshotDir}settings.png`, fullPage: true });
     await context.close();
   });
 });

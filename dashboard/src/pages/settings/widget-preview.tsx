@@ -24,7 +24,13 @@ export function WidgetPreview({ personalization: p }: { personalization: Persona
         {p.poweredByVisible && <div className="widget-powered">Powered by Parley</div>}
       </div>
       <div className="widget-launcher" style={{ background: p.triggerButtonColor?.trim() || primary }} aria-hidden="true">
-        {launcherImage ? <img src={launcherImage} alt="" /> : '💬'}
+        {launcherImage ? (
+          <img src={launcherImage} alt="" />
+        ) : (
+          <svg viewBox="0 0 24 24" width="24" height="24" fill="currentColor" aria-hidden="true">
+            <path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" />
+          </svg>
+        )}
       </div>
       <figcaption className="muted small">Preview{p.theme.mode === 'system' ? ' (light; follows the device in the app)' : ''}</figcaption>
     </figure>
