@@ -5,12 +5,16 @@ import { ConsolePage } from './pages/console-page';
 import { KeysPage } from './pages/keys-page';
 import { SettingsPage } from './pages/settings-page';
 import { SignInPage } from './pages/sign-in-page';
+import { UsersPage } from './pages/users-page';
+import { WebhooksPage } from './pages/webhooks-page';
 import { navigate, usePath } from './router';
 
 const sections = [
   { path: '/escalations', label: 'Console' },
   { path: '/settings', label: 'Project settings' },
   { path: '/keys', label: 'API keys' },
+  { path: '/users', label: 'Users' },
+  { path: '/webhooks', label: 'Webhooks' },
 ] as const;
 
 export function App() {
@@ -104,6 +108,10 @@ export function App() {
           <SettingsPage key={workspace.id} session={session} />
         ) : section === '/keys' ? (
           <KeysPage key={workspace.id} session={session} />
+        ) : section === '/users' ? (
+          <UsersPage key={workspace.id} session={session} />
+        ) : section === '/webhooks' ? (
+          <WebhooksPage key={workspace.id} session={session} />
         ) : (
           <ConsolePage key={workspace.id} session={session} path={path} />
         )}

@@ -42,7 +42,7 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
   beforeAll(async () => {
     await ensureDashboardBuilt();
     mkdirSync(screenshotDir, { recursive: true });
-    server = await startTestServer('sqlite', { ssePingIntervalMs: 500 });
+    server = await startTestServer('sqlite', { ssePingIntervalMs: 500, webhooksAllowPrivateAddresses: true });
     browser = await chromium.launch({ executablePath: chromiumPath, args: browserArgs });
   }, 120_000);
 
@@ -235,6 +235,41 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     expect(after).toMatchObject({ assistantName: 'Sam <b>the helper</b>', welcomeMessage: 'Hello from the dashboard!', theme: { mode: 'dark', colors: { primary: '#0f766e' } } });
     expect(after).not.toHaveProperty('personaPrompt');
     await page.screenshot({ path: `${screenshotDir}settings.png`, fullPage: true });
+    await context.close();
+  });
+  it('finds, views and deletes an identified user; adds a webhook endpoint and rotates its secret', async (ctx) => {
+    if (!hasRoute('GET', '/admin/projects/:projectId/end-users') || !hasRoute('POST', '/agent/identify')) return ctx.skip();
+    const tenant = await createTenant(server);
+    await tenant.sdk.post('/agent/identify', { userId: 'u-ada', name: 'Ada Lovelace', identifiers: { email: 'ada@example.com' } });
+    await tenant.sdk.post('/agent/identify', { userId: 'u-alan', name: 'Alan Turing' });
+    const { context, page } = await signIn(tenant);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByText('Alan Turing').waitFor();
+    await page.getByLabel('Search by user id or name').fill('lovelace');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Alan Turing').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Ada Lovelace' }).click();
+    await page.getByText('ada@example.com').first().waitFor();
+    await page.getByRole('button', { name: 'Delete this user' }).click();
+    await page.getByRole('button', { name: 'Confirm delete' }).click();
+    await page.getByText('No one matches.').waitFor();
+    expect((await tenant.user.get(`/admin/projects/${tenant.projectId}/end-users/u-ada`)).status).toBe(404);
+
+    if (hasRoute('POST', '/admin/webhooks')) {
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByLabel('URL').fill('http://127.0.0.1:9/parley-events');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const secretField = page.getByLabel('Secret', { exact: true });
+      await secretField.waitFor();
+      const first = await secretField.inputValue();
+      expect(first.length).toBeGreaterThan(10);
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByText('New secret for').waitFor();
+      expect(await secretField.inputValue()).not.toBe(first);
+      await page.getByRole('button', { name: 'Delivery log' }).click();
+      await page.getByRole('table').waitFor();
+      await page.screenshot({ path: `${screenshotDir}webhooks.png` });
+    }
     await context.close();
   });
 });
