@@ -234,7 +234,8 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     const after = (await tenant.sdk.get('/agent/personalization')).body.data;
     expect(after).toMatchObject({ assistantName: 'Sam <b>the helper</b>', welcomeMessage: 'Hello from the dashboard!', theme: { mode: 'dark', colors: { primary: '#0f766e' } } });
     expect(after).not.toHaveProperty('personaPrompt');
-    await page.screenshot({ path: `${screenshotDir}settings.png`, fullPage: true });
+    await page.evaluate('document.getElementById("section-personalization").scrollIntoView(); window.scrollBy(0, -24)');
+    await page.screenshot({ path: `${screenshotDir}settings.png` });
     await context.close();
   });
   it('finds, views and deletes an identified user; adds a webhook endpoint and rotates its secret', async (ctx) => {
