@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { request, setUnauthorizedListener } from './api/api-client';
 import { loadSession, saveSession, type Session, type User, type Workspace } from './api/session-store';
+import { AnalyticsPage } from './pages/analytics-page';
 import { ConsolePage } from './pages/console-page';
 import { KeysPage } from './pages/keys-page';
 import { SettingsPage } from './pages/settings-page';
@@ -15,6 +16,7 @@ const sections = [
   { path: '/keys', label: 'API keys' },
   { path: '/users', label: 'Users' },
   { path: '/webhooks', label: 'Webhooks' },
+  { path: '/analytics', label: 'Analytics' },
 ] as const;
 
 export function App() {
@@ -110,6 +112,8 @@ export function App() {
           <KeysPage key={workspace.id} session={session} />
         ) : section === '/users' ? (
           <UsersPage key={workspace.id} session={session} />
+        ) : section === '/analytics' ? (
+          <AnalyticsPage key={workspace.id} session={session} />
         ) : section === '/webhooks' ? (
           <WebhooksPage key={workspace.id} session={session} />
         ) : (

@@ -273,4 +273,21 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     }
     await context.close();
   });
+  it('shows analytics from the database', async (ctx) => {
+    if (!hasRoute('GET', '/admin/analytics') || !hasRoute('POST', '/agent/message') || !hasRoute('POST', '/agent/escalation')) return ctx.skip();
+    const tenant = await createTenant(server);
+    await tenant.user.patch(`/admin/projects/${tenant.projectId}`, { popularPromptFloor: 1 });
+    for (const content of ['Track my order', 'Track my order', 'Change my address']) {
+      expect((await tenant.sdk.post('/agent/message', { content, context: { currentScreen: 'home' } })).status).toBe(200);
+    }
+    const escalation = await tenant.sdk.post('/agent/escalation', { reason: 'user_requested' });
+    await tenant.operator.post(`/escalations/${escalation.body.data.escalationId}/message`, { content: 'Hi!' });
+    const { context, page } = await signIn(tenant);
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByTestId('total-conversations').getByText('4', { exact: true }).waitFor();
+    await page.getByText('25 %').waitFor();
+    await page.locator('.top-prompts li').first().getByText(/track my order/i).waitFor();
+    await page.screenshot({ path: `${screenshotDir}analytics.png` });
+    await context.close();
+  });
 });
