@@ -51,6 +51,7 @@ export function App() {
   }, [token, update]);
 
   if (!session) {
+    document.title = 'Sign in · Parley';
     return (
       <SignInPage
         notice={notice}
@@ -69,9 +70,11 @@ export function App() {
     setNotice('You have signed out.');
   };
 
+  const sectionLabel = sections.find((s) => path.startsWith(s.path))?.label ?? 'Console';
   const workspace = session.workspaces.find((w) => w.id === session.workspaceId) ?? null;
   const section = sections.find((s) => path.startsWith(s.path))?.path ?? '/escalations';
 
+  document.title = `${sectionLabel} · Parley`;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">Skip to content</a>

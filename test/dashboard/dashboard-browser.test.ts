@@ -139,7 +139,7 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     expect(await page.evaluate('window.__owned')).toBeUndefined();
 
     // Claim.
-    await page.getByRole('button', { name: 'Claim' }).click();
+    await page.getByRole('button', { name: 'Claim', exact: true }).click();
     await page.locator('.escalation-head .badge.active').waitFor();
     expect(await page.locator('.escalation-head').textContent()).toContain('claimed by Ada from support');
 
@@ -160,11 +160,11 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
     await page.screenshot({ path: `${screenshotDir}console-escalation.png` });
 
     // Resolve.
-    await page.getByRole('button', { name: 'Resolve' }).click();
+    await page.getByRole('button', { name: 'Resolve', exact: true }).click();
     await page.locator('.escalation-head .badge.resolved').waitFor();
     const polled = await tenant.sdk.get(`/agent/escalation/${escalationId}`);
     expect(polled.body.data.status).toBe('resolved');
-    await page.getByRole('tab', { name: /Resolved/ }).click();
+    await page.getByRole('button', { name: /^Resolved/ }).click();
     await item.waitFor();
 
     // On a narrow screen the escalation view stands alone.

@@ -132,9 +132,9 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
           <h2 id="queue-title">Queue</h2>
           <span className={`feed-state ${feedState}`} role="status">{feedState === 'live' ? 'Live' : feedState === 'connecting' ? 'Connecting…' : 'Reconnecting…'}</span>
         </div>
-        <div className="tabs" role="tablist" aria-label="Escalation status">
+        <div className="tabs" role="group" aria-label="Escalation status">
           {(['open', 'resolved'] as const).map((t) => (
-            <button key={t} role="tab" type="button" aria-selected={tab === t} className={tab === t ? 'selected' : ''} onClick={() => setTab(t)}>
+            <button key={t} type="button" aria-pressed={tab === t} className={tab === t ? 'selected' : ''} onClick={() => setTab(t)}>
               {t === 'open' ? 'Open' : 'Resolved'} <span className="count">{queues[t].length}</span>
             </button>
           ))}

@@ -21,6 +21,12 @@ export function EscalationView({ session, escalationId, version, operatorName, o
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
   const transcriptEnd = useRef<HTMLLIElement | null>(null);
+  const heading = useRef<HTMLHeadingElement | null>(null);
+  const loaded = detail !== null;
+  // On a narrow screen the queue (and the link just used) is hidden: move focus to the view.
+  useEffect(() => {
+    if (loaded && window.matchMedia('(max-width: 760px)').matches) heading.current?.focus();
+  }, [loaded]);
   const path = `/escalations/${encodeURIComponent(escalationId)}`;
 
   const load = useCallback(async () => {
@@ -84,7 +90,7 @@ export function EscalationView({ session, escalationId, version, operatorName, o
       <header className="escalation-head">
         <div>
           <button type="button" className="link back" onClick={() => navigate('/escalations')}>← Queue</button>
-          <h2 id="escalation-title">{displayNameOf(detail)}</h2>
+          <h2 id="escalation-title" ref={heading} tabIndex={-1}>{displayNameOf(detail)}</h2>
           <p className="muted small">
             <span className={`badge ${detail.status}`}>{detail.status}</span>
             {detail.claimedByName && <> · claimed by {detail.claimedByName}</>}
