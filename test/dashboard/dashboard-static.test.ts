@@ -36,6 +36,8 @@ describe('dashboard static serving', () => {
   it('answers client-side routes with the app shell', async () => {
     const response = await fetch(`${server.url}/escalations/esc_123`);
     expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(response.headers.get('cache-control')).toBe('no-cache');
     expect(await response.text()).toContain('<div id="root">');
   });
 
