@@ -32,6 +32,7 @@ import { personalizationRoutes } from './personalization/personalization-routes.
 import { PopularPromptsJob } from './prompts/popular-prompts-job.js';
 import { popularPromptRoutes } from './prompts/popular-prompt-routes.js';
 import { dashboardRoutes } from './web/dashboard-routes.js';
+import { analyticsRoutes } from './analytics/analytics-routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await actionTypeAdminRoutes(scoped);
     await keyAdminRoutes(scoped);
     await endUserAdminRoutes(scoped);
+    await analyticsRoutes(scoped);
     await agentRoutes(scoped);
     await actionRoutes(scoped);
     await escalationRoutes(scoped);
