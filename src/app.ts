@@ -31,6 +31,8 @@ import { PersonalizationCache } from './personalization/personalization-cache.js
 import { personalizationRoutes } from './personalization/personalization-routes.js';
 import { PopularPromptsJob } from './prompts/popular-prompts-job.js';
 import { popularPromptRoutes } from './prompts/popular-prompt-routes.js';
+import { dashboardRoutes } from './web/dashboard-routes.js';
+import { analyticsRoutes } from './analytics/analytics-routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -102,12 +104,16 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await actionTypeAdminRoutes(scoped);
     await keyAdminRoutes(scoped);
     await endUserAdminRoutes(scoped);
+    await analyticsRoutes(scoped);
     await agentRoutes(scoped);
     await actionRoutes(scoped);
     await escalationRoutes(scoped);
     await operatorRoutes(scoped);
     await webhookRoutes(scoped);
   }, { prefix: '/api/v1' });
+
+  // The web dashboard, outside /api/v1 (see src/web/dashboard-routes.ts).
+  await app.register(dashboardRoutes);
 
   SseStream.endAllOnClose(app);
   context.webhooks.start();
