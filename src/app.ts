@@ -11,7 +11,12 @@ import { installErrorHandler } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installRequestLogging, requestIdFrom } from './http/request-logging.js';
 import { installValidation } from './http/validation.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { installGracefulShutdown, Lifecycle } from './lifecycle/lifecycle.js';
 import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
+import { createBucketStore } from './rate-limits/create-bucket-store.js';
+import { installRateLimits } from './rate-limits/rate-limit-hook.js';
+import { OpenStreams } from './sse/open-streams.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { authRoutes } from './users/auth-routes.js';
 
@@ -35,7 +40,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: false,
-    return503OnClosing: true,
+    // Requests still arriving on open connections during shutdown are served (not
+    // 503'd) and told to reconnect elsewhere: see lifecycle.ts.
+    return503OnClosing: false,
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -50,6 +57,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     bus: deps.bus,
     authenticator,
     auth: authHooks(authenticator),
+    jobs: new JobRunner(deps.database.db, app.log),
+    lifecycle: new Lifecycle(),
+    streams: new OpenStreams(),
     onClose: (task) => closeTasks.push(task),
   };
   app.decorate('parley', context);
@@ -62,6 +72,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   installJsonBodyParser(app);
   installErrorHandler(app);
   installRequestLogging(app);
+  installGracefulShutdown(app, { lifecycle: context.lifecycle, streams: context.streams, jobs: context.jobs, timeoutMs: deps.config.shutdownTimeoutMs });
+  await installRateLimits(app as unknown as App, createBucketStore(deps.bus));
   await installOpenApi(app);
 
   await app.register(async (api) => {

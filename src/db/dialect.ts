@@ -27,3 +27,13 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * For claiming work items with several instances: on PostgreSQL the selected
+ * rows are locked and rows another instance already locked are skipped
+ * (`FOR UPDATE SKIP LOCKED`, inside the claiming transaction); SQLite has one
+ * writer at a time, so the plain select inside the transaction is already exclusive.
+ */
+export function skipLockedRows<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: DialectName): Q {
+  return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
+}

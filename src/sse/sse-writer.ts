@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenStreams, ShutdownBehaviour } from './open-streams.js';
 
 /** Past this many buffered bytes a client is too slow to keep: it is cut, not buffered for. */
 const maxBufferedBytes = 1_048_576;
@@ -8,6 +9,13 @@ export interface SseStreamOptions {
   pingIntervalMs: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * On server shutdown: 'end' (default) ends the stream at once with a
+   * `: reconnect` comment, for subscription streams that never end by
+   * themselves; 'finish' lets a response stream (an agent turn) complete,
+   * within PARLEY_SHUTDOWN_TIMEOUT_MS.
+   */
+  onShutdown?: ShutdownBehaviour;
 }
 
 /**
@@ -38,6 +46,9 @@ export class SseStream {
     this.ping?.unref();
     raw.on('close', () => this.finish());
     raw.on('error', () => this.finish());
+    // The app keeps every open stream so a shutdown can end them (see open-streams.ts).
+    const streams = (request.server as { parley?: { streams?: OpenStreams } }).parley?.streams;
+    streams?.add(this, options.onShutdown ?? 'end');
   }
 
   get isClosed(): boolean {
@@ -58,9 +69,13 @@ export class SseStream {
     else this.closeHandlers.push(handler);
   }
 
-  /** Ends the response cleanly (the client sees the stream end, not an error). */
-  end(): void {
+  /**
+   * Ends the response cleanly (the client sees the stream end, not an error).
+   * With a reason, a last comment line says why; SSE clients ignore comments.
+   */
+  end(reason?: string): void {
     if (this.closed) return;
+    if (reason !== undefined) this.comment(reason);
     this.reply.raw.end();
     this.finish();
   }
