@@ -11,6 +11,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installRequestLogging, requestIdFrom } from './http/request-logging.js';
 import { installValidation } from './http/validation.js';
+import { registerCleanupJob } from './jobs/cleanup-job.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { installGracefulShutdown, Lifecycle } from './lifecycle/lifecycle.js';
 import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   installGracefulShutdown(app, { lifecycle: context.lifecycle, streams: context.streams, jobs: context.jobs, timeoutMs: deps.config.shutdownTimeoutMs });
   await installRateLimits(app as unknown as App, createBucketStore(deps.bus));
   await installOpenApi(app);
+  registerCleanupJob(context);
 
   await app.register(async (api) => {
     const scoped = api as unknown as App;

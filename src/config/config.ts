@@ -31,6 +31,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Time /ready answers 503 before the listener stops, so load balancers drain first. */
   readonly shutdownDrainDelayMs: number;
+  /** How often expired dashboard tokens are deleted, in milliseconds. */
+  readonly cleanupIntervalMs: number;
 }
 
 export interface TokenBucketSettings {
@@ -138,6 +140,7 @@ const settings = {
   PARLEY_RATE_LIMIT_DEFAULT_REFILL_PER_SECOND: { fallback: 50, parse: positiveNumber(1_000_000) },
   PARLEY_SHUTDOWN_TIMEOUT_MS: { fallback: 25_000, parse: integer(0, 3_600_000) },
   PARLEY_SHUTDOWN_DRAIN_DELAY_MS: { fallback: 0, parse: integer(0, 600_000) },
+  PARLEY_CLEANUP_INTERVAL_MS: { fallback: 3_600_000, parse: integer(100, 86_400_000) },
 } satisfies Record<string, Setting<unknown>>;
 
 type SettingName = keyof typeof settings;
@@ -186,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     shutdownTimeoutMs: read(env, 'PARLEY_SHUTDOWN_TIMEOUT_MS'),
     shutdownDrainDelayMs: read(env, 'PARLEY_SHUTDOWN_DRAIN_DELAY_MS'),
+    cleanupIntervalMs: read(env, 'PARLEY_CLEANUP_INTERVAL_MS'),
   });
 }
 

@@ -65,9 +65,10 @@ export class JobRunner {
       job.timer = null;
       job.running = this.tick(job).finally(() => {
         job.running = null;
-        // Polling a few times per interval keeps the cluster's cadence close to
-        // the interval whichever instance wins, at one cheap UPDATE per poll.
-        this.schedule(job, Math.max(25, Math.floor(job.intervalMs / 4)));
+        // Polling a few times per interval (at least every 5 s) keeps the cluster's
+        // cadence close to the interval whichever instance wins, and picks up a
+        // handed-back run soon, at one cheap UPDATE per poll.
+        this.schedule(job, Math.max(25, Math.min(5000, Math.floor(job.intervalMs / 4))));
       });
     }, delayMs);
     job.timer.unref();

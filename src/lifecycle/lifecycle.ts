@@ -29,9 +29,11 @@ export class Lifecycle {
 export function installGracefulShutdown(app: FastifyInstance, parts: { lifecycle: Lifecycle; streams: OpenStreams; jobs: JobRunner; timeoutMs: number }): void {
   let forceTimer: NodeJS.Timeout | undefined;
 
-  // Responses during shutdown ask keep-alive clients to reconnect elsewhere.
-  app.addHook('onRequest', async (_request, reply) => {
+  // Every response sent during shutdown closes its connection, so keep-alive
+  // clients reconnect elsewhere and idle sockets do not hold the close open.
+  app.addHook('onSend', async (_request, reply, payload) => {
     if (parts.lifecycle.shuttingDown) reply.header('Connection', 'close');
+    return payload;
   });
 
   app.addHook('preClose', async () => {
