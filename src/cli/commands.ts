@@ -66,9 +66,13 @@ const serve: Command = {
 const migrate: Command = {
   summary: 'apply pending database migrations',
   async run({ config }) {
-    const applied = await withDatabase(config, async () => []);
-    void applied;
-    process.stdout.write('migrations applied\n');
+    const database = openDatabase(config.databaseUrl, { poolSize: 1 });
+    try {
+      const applied = await migrateToLatest(database);
+      process.stdout.write(applied.length === 0 ? 'database is up to date\n' : `applied ${applied.join(', ')}\n`);
+    } finally {
+      await database.close();
+    }
     return 0;
   },
 };

@@ -1,19 +1,14 @@
 import { validationError } from '../http/errors.js';
-
-const providers = ['openai', 'anthropic', 'openai-compatible', 'demo'] as const;
+import { parseModelSpec } from '../models/model-spec.js';
 
 /**
  * Checks a `PROVIDER:MODEL` setting before it is stored, so a typo is refused
  * when it is made rather than when the first end user writes.
  */
 export function validateModelSetting(model: string, baseUrl: string | undefined | null): void {
-  const separator = model.indexOf(':');
-  const provider = separator > 0 ? model.slice(0, separator) : '';
-  const name = separator > 0 ? model.slice(separator + 1) : '';
-  if (!providers.includes(provider as (typeof providers)[number]) || name.trim() === '') {
-    throw validationError(`model must be PROVIDER:MODEL with PROVIDER one of ${providers.join(', ')}; got "${model}"`);
-  }
-  if (provider === 'openai-compatible' && !baseUrl) {
+  const parsed = parseModelSpec(model);
+  if (!parsed.ok) throw validationError(`model: ${parsed.error.message}`);
+  if (parsed.spec.provider === 'openai-compatible' && !baseUrl) {
     throw validationError('an openai-compatible model needs a base URL (--model-base-url)');
   }
   if (baseUrl) {
