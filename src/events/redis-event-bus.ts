@@ -45,8 +45,8 @@ export class RedisEventBus implements EventBus {
       // Reconnect forever, backing off to 2 s: a Redis restart must not need a Parley restart.
       retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
     };
-    this.publisher = new Redis(url, { ...common, connectionName: 'parley-publisher' });
-    this.subscriber = new Redis(url, { ...common, connectionName: 'parley-subscriber', autoResubscribe: false });
+    this.publisher = new Redis(url, { ...common, connectionName: `${options.prefix}publisher` });
+    this.subscriber = new Redis(url, { ...common, connectionName: `${options.prefix}subscriber`, autoResubscribe: false });
     for (const [role, client] of [['publisher', this.publisher], ['subscriber', this.subscriber]] as const) {
       // Without a listener ioredis would crash the process on a connection error.
       client.on('error', (error: Error) => this.logger.warn({ err: { message: error.message }, role }, 'redis connection error'));
