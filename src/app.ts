@@ -9,6 +9,7 @@ import type { EventBus } from './events/event-bus.js';
 import { healthRoutes } from './health/health-routes.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installNulGuard } from './http/nul-guard.js';
 import { installRequestLogging, requestIdFrom } from './http/request-logging.js';
 import { installValidation } from './http/validation.js';
 import { registerCleanupJob } from './jobs/cleanup-job.js';
@@ -20,6 +21,15 @@ import { installRateLimits } from './rate-limits/rate-limit-hook.js';
 import { OpenStreams } from './sse/open-streams.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { authRoutes } from './users/auth-routes.js';
+import { actionTypeAdminRoutes } from './admin/action-type-admin-routes.js';
+import { endUserAdminRoutes } from './admin/end-user-admin-routes.js';
+import { keyAdminRoutes } from './admin/key-admin-routes.js';
+import { projectAdminRoutes } from './admin/project-admin-routes.js';
+import { identifyRoutes } from './identify/identify-routes.js';
+import { PersonalizationCache } from './personalization/personalization-cache.js';
+import { personalizationRoutes } from './personalization/personalization-routes.js';
+import { PopularPromptsJob } from './prompts/popular-prompts-job.js';
+import { popularPromptRoutes } from './prompts/popular-prompt-routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -64,6 +74,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     onClose: (task) => closeTasks.push(task),
   };
   app.decorate('parley', context);
+
+  const personalizationCache = new PersonalizationCache(deps.database.db);
+  context.onClose(await personalizationCache.listen(deps.bus));
+  const popularPrompts = new PopularPromptsJob(deps.database.db, deps.config.popularPromptsIntervalMs, (error) => app.log.error({ err: error }, 'popular prompts computation failed'));
+  // On the shared job runner: one instance recomputes per interval, not every instance.
+  context.jobs.every('popular-prompts', deps.config.popularPromptsIntervalMs, () => popularPrompts.runOnce());
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => {
     for (const task of closeTasks.reverse()) await task();
@@ -73,6 +89,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   installJsonBodyParser(app);
   installErrorHandler(app);
   installRequestLogging(app);
+  installNulGuard(app);
   installGracefulShutdown(app, { lifecycle: context.lifecycle, streams: context.streams, jobs: context.jobs, timeoutMs: deps.config.shutdownTimeoutMs });
   await installRateLimits(app as unknown as App, createBucketStore(deps.bus));
   await installOpenApi(app);
@@ -84,6 +101,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await openApiRoutes(scoped);
     await authRoutes(scoped);
     await sessionRoutes(scoped);
+    await identifyRoutes(scoped);
+    await personalizationRoutes(scoped, personalizationCache);
+    await popularPromptRoutes(scoped);
+    await projectAdminRoutes(scoped);
+    await actionTypeAdminRoutes(scoped);
+    await keyAdminRoutes(scoped);
+    await endUserAdminRoutes(scoped);
   }, { prefix: '/api/v1' });
 
   return app as unknown as App;

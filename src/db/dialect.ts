@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely, type CreateTableBuilder } from 'kysely';
+import { PostgresAdapter, type Kysely, type CreateTableBuilder } from 'kysely';
 
 /**
  * The dialect seam: the only place that knows SQLite and PostgreSQL differ.
@@ -38,29 +38,3 @@ export function skipLockedRows<Q extends { forUpdate(): Q; skipLocked(): Q }>(qu
   return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
 }
 
-/** Arbitrary fixed key of the advisory lock that serializes migration runs. */
-const migrationLockKey = 7_202_511_050;
-
-/**
- * Runs `work` while holding an exclusive migration lock. On PostgreSQL: a
- * session advisory lock on one connection, which `work` must use (it is
- * passed in). On SQLite the file's write lock already serializes processes.
- */
-export async function withMigrationLock<D, T>(db: Kysely<D>, work: (db: Kysely<D>) => Promise<T>): Promise<T> {
-  if (dialectOf(db) !== 'postgres') return work(db);
-  return db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${migrationLockKey})`.execute(connection);
-    try {
-      return await work(connection);
-    } finally {
-      await sql`select pg_advisory_unlock(${migrationLockKey})`.execute(connection);
-    }
-  });
-}
-
-/** The schema unqualified names resolve to on PostgreSQL (search_path); null on SQLite. */
-export async function currentSchema<D>(db: Kysely<D>): Promise<string | null> {
-  if (dialectOf(db) !== 'postgres') return null;
-  const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return result.rows[0]?.schema ?? null;
-}

@@ -1,6 +1,5 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.js';
-import { currentSchema, withMigrationLock } from './dialect.js';
 import { migrations } from './migrations/index.js';
 
 const provider: MigrationProvider = {
@@ -8,23 +7,21 @@ const provider: MigrationProvider = {
 };
 
 /**
- * Applies every pending migration. Several processes (instances, the CLI) may
- * call this at once: Kysely's own lock table is created racily on a fresh
- * PostgreSQL database, so the whole run also holds a database lock (dialect.ts).
+ * Applies every pending migration. Kysely's Migrator takes a lock table, so
+ * several processes (instances, the CLI) can call this at once safely.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  const { error, results } = await withMigrationLock(database.db, async (db) => {
-    const schema = await currentSchema(db);
-    return new Migrator({
-      db,
-      provider,
-      migrationTableName: 'parley_migrations',
-      migrationLockTableName: 'parley_migrations_lock',
-      // Kysely looks for its tables by name in ANY schema; with several schemas in
-      // one database (a deployment per schema, test runs) it must look in ours.
-      ...(schema === null ? {} : { migrationTableSchema: schema }),
-    }).migrateToLatest();
+  // On PostgreSQL the migrator must be told the schema: otherwise it looks for its tables in
+  // every schema, and a parley_migrations table in another schema makes it skip creating ours.
+  const schema = database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    migrationTableName: 'parley_migrations',
+    migrationLockTableName: 'parley_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`);
