@@ -75,6 +75,16 @@ describe.each(testDialects())('rate limits on %s', (dialect) => {
     expect(Number(refused.headers.get('retry-after'))).toBe(50);
   });
 
+  it('applies an override saved through the admin API at once, despite the cached limits', async () => {
+    const tenant = await createTenant(server);
+    expect((await tenant.sdk.post('/agent/session', {})).status).toBe(201);
+    const saved = await tenant.user.patch(`/admin/projects/${tenant.projectId}`, { rateLimits: { default: { capacity: 1, refillPerSecond: 0.01 } } });
+    expect(saved.status).toBe(200);
+    // 2 of the old 3 tokens left, capped at the new capacity: one more request, then 429.
+    expect((await tenant.sdk.post('/agent/session', {})).status).toBe(201);
+    expect((await tenant.sdk.post('/agent/session', {})).status).toBe(429);
+  });
+
   it('ignores a malformed project override instead of lifting the limit', async () => {
     const tenant = await createTenant(server);
     await server.database.db
