@@ -111,7 +111,15 @@ export class RedisEventBus implements EventBus {
     }
     set.add(handler);
     // Commands on one connection run in order, so SUBSCRIBE/UNSUBSCRIBE pairs cannot cross.
-    if (first) await this.subscriber.subscribe(this.prefix + channel);
+    // While Redis is away the channel is only recorded: the reconnect subscribes it and
+    // then runs the onReconnect handlers, so the caller does not hang on an outage.
+    if (first && this.subscriber.status === 'ready') {
+      try {
+        await this.subscriber.subscribe(this.prefix + channel);
+      } catch (error) {
+        this.logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, 'redis subscribe failed; retried on reconnect');
+      }
+    }
     let done = false;
     return async () => {
       if (done) return;
@@ -121,7 +129,7 @@ export class RedisEventBus implements EventBus {
       current.delete(handler);
       if (current.size > 0) return;
       this.handlers.delete(channel);
-      if (!this.closed && this.subscriber.status === 'ready') await this.subscriber.unsubscribe(this.prefix + channel);
+      if (!this.closed && this.subscriber.status === 'ready') await this.subscriber.unsubscribe(this.prefix + channel).catch(() => undefined);
     };
   }
 
