@@ -12,6 +12,7 @@ interface Job {
   work: JobWork;
   timer: NodeJS.Timeout | null;
   running: Promise<void> | null;
+  hasLeaseRow: boolean;
 }
 
 /**
@@ -37,7 +38,7 @@ export class JobRunner {
   every(name: string, intervalMs: number, work: JobWork): void {
     if (this.jobs.has(name)) throw new Error(`job ${name} is registered twice`);
     if (this.stopped) return;
-    const job: Job = { name, intervalMs, work, timer: null, running: null };
+    const job: Job = { name, intervalMs, work, timer: null, running: null, hasLeaseRow: false };
     this.jobs.set(name, job);
     // A short random first delay spreads instances that start together.
     this.schedule(job, Math.floor(Math.random() * Math.min(intervalMs, 1000)));
@@ -77,7 +78,10 @@ export class JobRunner {
   private async tick(job: Job): Promise<void> {
     let claimed = false;
     try {
-      await ensureJobLease(this.db, job.name);
+      if (!job.hasLeaseRow) {
+        await ensureJobLease(this.db, job.name);
+        job.hasLeaseRow = true;
+      }
       claimed = await claimJobLease(this.db, job.name, this.instanceId, new Date(), job.intervalMs);
     } catch (error) {
       if (!this.stopped) this.logger.warn({ err: error, job: job.name }, 'could not claim job lease');

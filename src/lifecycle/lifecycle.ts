@@ -23,11 +23,13 @@ export class Lifecycle {
  * Wires graceful shutdown into app.close(). Fastify's close runs preClose
  * hooks, stops accepting, waits for in-flight requests, then runs onClose
  * hooks. Before it waits we: mark the instance not ready, end subscription
- * SSE streams (they would hold the close forever), stop the job runner, and
- * arm a timer that cuts whatever is still open after `timeoutMs`.
+ * SSE streams (they would hold the close forever), tell the job runner to
+ * stop (awaited in onClose, before the database closes), and arm a timer
+ * that cuts whatever is still open after `timeoutMs`.
  */
 export function installGracefulShutdown(app: FastifyInstance, parts: { lifecycle: Lifecycle; streams: OpenStreams; jobs: JobRunner; timeoutMs: number }): void {
   let forceTimer: NodeJS.Timeout | undefined;
+  let jobsStopped: Promise<void> = Promise.resolve();
 
   // Every response sent during shutdown closes its connection, so keep-alive
   // clients reconnect elsewhere and idle sockets do not hold the close open.
@@ -45,10 +47,12 @@ export function installGracefulShutdown(app: FastifyInstance, parts: { lifecycle
       app.server.closeAllConnections();
     }, parts.timeoutMs);
     forceTimer.unref();
-    await parts.jobs.stop(parts.timeoutMs);
+    // Not awaited here: the listener must close now; the database closes only after onClose.
+    jobsStopped = parts.jobs.stop(parts.timeoutMs);
   });
 
   app.addHook('onClose', async () => {
+    await jobsStopped;
     clearTimeout(forceTimer);
   });
 }
