@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { ApiClient } from '../support/api-client.js';
-import { databaseUrlFor, testDialects } from '../support/harness.js';
+import { databaseUrlFor } from '../support/harness.js';
 import { bootstrapInto, spawnServer, type ServerProcess } from '../support/server-process.js';
 
 /** Starts a POST whose body is held back: the request is in flight until `finish()`. */
@@ -26,7 +26,9 @@ function slowPost(url: string, path: string, headers: Record<string, string>, bo
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(testDialects())('graceful shutdown of a real server process on %s', (dialect) => {
+// Shutdown does not depend on the dialect; each case spawns a process, so this runs on
+// SQLite only. The PostgreSQL + Redis variant is in multi-instance.test.ts.
+describe.each(['sqlite' as const])('graceful shutdown of a real server process on %s', (dialect) => {
   let server: ServerProcess | undefined;
   afterEach(async () => {
     await server?.stop('SIGKILL');
