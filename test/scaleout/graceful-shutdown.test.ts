@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { startOpenAIUpstream } from '../fakes/openai-upstream.js';
+import { readSse } from '../agent/agent-support.js';
 import { ApiClient } from '../support/api-client.js';
 import { databaseUrlFor } from '../support/harness.js';
 import { bootstrapInto, spawnServer, type ServerProcess } from '../support/server-process.js';
@@ -82,5 +84,30 @@ describe.each(['sqlite' as const])('graceful shutdown of a real server process o
     const started = Date.now();
     expect(await server.stop('SIGTERM')).toBe(0);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('lets a streamed agent turn finish after SIGTERM, then exits 0', async () => {
+    const upstream = await startOpenAIUpstream();
+    try {
+      upstream.enqueue({ text: 'one two three four five six', chunkDelayMs: 120 });
+      const databaseUrl = databaseUrlFor(dialect);
+      server = await spawnServer({ databaseUrl });
+      const tenant = await bootstrapInto(databaseUrl, { model: 'openai-compatible:fake-llm', modelBaseUrl: upstream.url });
+      const response = await fetch(`${server.url}/api/v1/agent/message/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.sdkKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'count for me' }),
+      });
+      expect(response.status).toBe(200);
+      const frames = readSse(response);
+      await sleep(250);
+      server.child.kill('SIGTERM');
+      const received = await frames;
+      expect(received.at(-1)?.type).toBe('done');
+      expect(received.filter((frame) => frame.type === 'text-delta').map((frame) => frame.content).join('')).toBe('one two three four five six');
+      expect(await server.exited).toBe(0);
+    } finally {
+      await upstream.close();
+    }
   });
 });

@@ -25,6 +25,19 @@ describe.each(testDialects())('rate limits on %s', (dialect) => {
     expect(Number(refused.headers.get('retry-after'))).toBe(100);
   });
 
+  it('keeps agent messages in their own bucket: an empty agent-message bucket leaves other routes open', async () => {
+    const tenant = await createTenant(server);
+    for (let i = 0; i < 2; i++) expect((await tenant.sdk.post('/agent/message', { content: 'hello' })).status).toBe(200);
+    const refused = await tenant.sdk.post('/agent/message', { content: 'hello' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toContain('agent-message');
+    // The stream and continue routes share the agent-message bucket...
+    expect((await tenant.sdk.post('/agent/message/stream', { content: 'hello' })).status).toBe(429);
+    expect((await tenant.sdk.post('/agent/continue', { sessionId: 'ses_x', results: [], context: {} })).status).toBe(429);
+    // ...while the default class still has its 3 tokens.
+    for (let i = 0; i < 3; i++) expect((await tenant.sdk.post('/agent/session', {})).status).toBe(201);
+  });
+
   it('refuses before reading the body: a refused request writes nothing', async () => {
     const tenant = await createTenant(server);
     for (let i = 0; i < 3; i++) await tenant.sdk.post('/agent/session', {});

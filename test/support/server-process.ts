@@ -82,11 +82,11 @@ export async function spawnServer(settings: { databaseUrl: string; redisUrl?: st
 }
 
 /** Provisions a tenant straight into the database the processes share (like `parley bootstrap`). */
-export async function bootstrapInto(databaseUrl: string): Promise<BootstrapResult> {
+export async function bootstrapInto(databaseUrl: string, model: { model?: string; modelBaseUrl?: string } = {}): Promise<BootstrapResult> {
   const database = openDatabase(databaseUrl, { poolSize: 1 });
   try {
     await migrateToLatest(database);
-    return await bootstrap(database.db, { userTokenTtlSeconds: 3600 }, validateModelSetting);
+    return await bootstrap(database.db, { userTokenTtlSeconds: 3600, ...model }, validateModelSetting);
   } finally {
     await database.close();
   }

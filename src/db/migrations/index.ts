@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as platform from './0001-platform.js';
 import * as prompts from './0002-prompts.js';
+import * as agent from './0003-agent.js';
 import * as scaleout from './0005-scaleout.js';
 
 /**
@@ -10,5 +11,6 @@ import * as scaleout from './0005-scaleout.js';
 export const migrations: Record<string, Migration> = {
   '0001-platform': platform,
   '0002-prompts': prompts,
+  '0003-agent': agent,
   '0005-scaleout': scaleout,
 };
