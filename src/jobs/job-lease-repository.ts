@@ -11,12 +11,15 @@ export async function ensureJobLease(db: Db, name: string): Promise<void> {
 }
 
 /**
- * Claims the next run of `name` for `holder` when the current lease has run
- * out. One UPDATE with the expiry in its WHERE: on PostgreSQL the row lock
- * makes concurrent claimers wait and then see the new lease_until, on SQLite
- * writers are serialized; either way exactly one instance gets the row.
+ * Claims the next run of `name` for `holder`: only when no run is in progress
+ * (its lease ran out or was released) and the last run started at least
+ * `intervalMs` ago. One UPDATE with both conditions in its WHERE: on
+ * PostgreSQL the row lock makes concurrent claimers wait and then see the new
+ * values, on SQLite writers are serialized; either way one instance gets it.
+ * Each instance applies its own interval, so instances configured differently
+ * (a rolling config change, tests) still never run the job twice at once.
  */
-export async function claimJobLease(db: Db, name: string, holder: string, now: Date, leaseMs: number): Promise<boolean> {
+export async function claimJobLease(db: Db, name: string, holder: string, now: Date, intervalMs: number, leaseMs: number): Promise<boolean> {
   const result = await db
     .updateTable('job_leases')
     .set({
@@ -27,6 +30,7 @@ export async function claimJobLease(db: Db, name: string, holder: string, now: D
     })
     .where('name', '=', name)
     .where('lease_until', '<=', now.toISOString())
+    .where((eb) => eb.or([eb('last_started_at', 'is', null), eb('last_started_at', '<=', new Date(now.getTime() - intervalMs).toISOString())]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -36,11 +40,14 @@ export async function extendJobLease(db: Db, name: string, holder: string, until
   await db.updateTable('job_leases').set({ lease_until: until.toISOString() }).where('name', '=', name).where('holder', '=', holder).execute();
 }
 
-/** A run finished: record it; `handBack` frees the lease at once (the run was cut short). */
+/**
+ * A run finished: release the lease. `handBack` (the run was cut short by
+ * shutdown) also forgets its start, so another instance runs the job at once.
+ */
 export async function finishJobLease(db: Db, name: string, holder: string, now: Date, handBack: boolean): Promise<void> {
   await db
     .updateTable('job_leases')
-    .set(handBack ? { last_finished_at: now.toISOString(), lease_until: now.toISOString() } : { last_finished_at: now.toISOString() })
+    .set({ last_finished_at: now.toISOString(), lease_until: now.toISOString(), ...(handBack ? { last_started_at: null } : {}) })
     .where('name', '=', name)
     .where('holder', '=', holder)
     .execute();

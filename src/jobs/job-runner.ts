@@ -3,6 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { claimJobLease, ensureJobLease, extendJobLease, finishJobLease } from './job-lease-repository.js';
 
+/**
+ * How long a run holds its lease without renewal. A running instance renews it
+ * every third of this; an instance that died mid-run blocks the job this long.
+ */
+const runLeaseMs = 30_000;
+
 /** One run of a job. `signal` aborts when the instance shuts down: stop early and return. */
 export type JobWork = (signal: AbortSignal) => Promise<void>;
 
@@ -19,10 +25,10 @@ interface Job {
  * The one runner for background work (popular prompts, webhook delivery,
  * cleanup). `every(name, intervalMs, work)` runs `work` about once per
  * interval across ALL instances on the database: before each run an instance
- * claims the job's lease row (job_leases) for one interval, and only the
- * instance whose claim succeeds runs it. A long run keeps extending its
- * lease; a run cut short by shutdown hands the lease back so another instance
- * takes over at once. Work that processes items (deliveries, outbox rows)
+ * claims the job's row in job_leases (no run in progress, last one started
+ * an interval ago), and only the instance whose claim succeeds runs it. A run
+ * holds a renewed lease while it works and releases it when done; a run cut
+ * short by shutdown hands the job back so another instance runs it at once. Work that processes items (deliveries, outbox rows)
  * should still claim each item (see claimRows in db/dialect.ts) so that a
  * run outliving a lost lease cannot repeat an item.
  */
@@ -82,17 +88,17 @@ export class JobRunner {
         await ensureJobLease(this.db, job.name);
         job.hasLeaseRow = true;
       }
-      claimed = await claimJobLease(this.db, job.name, this.instanceId, new Date(), job.intervalMs);
+      claimed = await claimJobLease(this.db, job.name, this.instanceId, new Date(), job.intervalMs, runLeaseMs);
     } catch (error) {
       if (!this.stopped) this.logger.warn({ err: error, job: job.name }, 'could not claim job lease');
       return;
     }
     if (!claimed) return;
     const keepAlive = setInterval(() => {
-      extendJobLease(this.db, job.name, this.instanceId, new Date(Date.now() + job.intervalMs)).catch((error: unknown) =>
+      extendJobLease(this.db, job.name, this.instanceId, new Date(Date.now() + runLeaseMs)).catch((error: unknown) =>
         this.logger.warn({ err: error, job: job.name }, 'could not extend job lease'),
       );
-    }, Math.max(50, Math.floor(job.intervalMs / 2)));
+    }, runLeaseMs / 3);
     keepAlive.unref();
     try {
       await job.work(this.abort.signal);
