@@ -8,6 +8,7 @@ import type { EventBus } from './events/event-bus.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { Lifecycle } from './lifecycle/lifecycle.js';
 import type { OpenStreams } from './sse/open-streams.js';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /**
  * Everything a feature needs from the outside world, built once in buildApp
@@ -26,6 +27,8 @@ export interface AppContext {
   readonly lifecycle: Lifecycle;
   /** Open SSE streams; the SSE writer registers itself, shutdown ends them. */
   readonly streams: OpenStreams;
+  /** The webhook worker; `wake()` after committing escalation events. */
+  readonly webhooks: WebhookDispatcher;
   /** Work to run on close, in reverse order of registration (timers, subscriptions). */
   readonly onClose: (task: () => Promise<void> | void) => void;
 }

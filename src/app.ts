@@ -22,6 +22,11 @@ import { createBucketStore } from './rate-limits/create-bucket-store.js';
 import { installRateLimits } from './rate-limits/rate-limit-hook.js';
 import { OpenStreams } from './sse/open-streams.js';
 import { sessionRoutes } from './sessions/session-routes.js';
+import { escalationRoutes } from './escalations/escalation-routes.js';
+import { operatorRoutes } from './escalations/operator-routes.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
+import { SseStream } from './sse/sse-writer.js';
 import { authRoutes } from './users/auth-routes.js';
 import { actionTypeAdminRoutes } from './admin/action-type-admin-routes.js';
 import { endUserAdminRoutes } from './admin/end-user-admin-routes.js';
@@ -73,6 +78,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     jobs: new JobRunner(deps.database.db, app.log),
     lifecycle: new Lifecycle(),
     streams: new OpenStreams(),
+    webhooks: new WebhookDispatcher(deps.database.db, deps.config, app.log),
     onClose: (task) => closeTasks.push(task),
   };
   app.decorate('parley', context);
@@ -112,7 +118,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await endUserAdminRoutes(scoped);
     await agentRoutes(scoped);
     await actionRoutes(scoped);
+    await escalationRoutes(scoped);
+    await operatorRoutes(scoped);
+    await webhookRoutes(scoped);
   }, { prefix: '/api/v1' });
+
+  context.webhooks.start();
+  context.onClose(() => context.webhooks.stop());
 
   return app as unknown as App;
 }

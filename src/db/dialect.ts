@@ -38,3 +38,11 @@ export function skipLockedRows<Q extends { forUpdate(): Q; skipLocked(): Q }>(qu
   return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
 }
 
+/**
+ * Locks the selected rows until the transaction ends. PostgreSQL needs it for
+ * read-then-write use cases; SQLite serializes writing transactions on its one
+ * connection already (and has no FOR UPDATE).
+ */
+export function forUpdate<Q extends { forUpdate(): Q }>(query: Q, dialect: DialectName): Q {
+  return dialect === 'postgres' ? query.forUpdate() : query;
+}

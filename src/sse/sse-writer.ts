@@ -60,6 +60,20 @@ export class SseStream {
     return this.write(`${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** Resolves once the socket has taken what was written (or the stream closed): lets long replays pace themselves. */
+  drained(): Promise<void> {
+    const raw = this.reply.raw;
+    if (this.closed || !raw.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        raw.off('drain', done);
+        resolve();
+      };
+      raw.once('drain', done);
+      this.onClose(done);
+    });
+  }
+
   comment(text: string): boolean {
     return this.write(`: ${text}\n\n`);
   }

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as platform from './0001-platform.js';
 import * as prompts from './0002-prompts.js';
 import * as agent from './0003-agent.js';
+import * as escalations from './0004-escalations.js';
 import * as scaleout from './0005-scaleout.js';
 
 /**
@@ -12,5 +13,6 @@ export const migrations: Record<string, Migration> = {
   '0001-platform': platform,
   '0002-prompts': prompts,
   '0003-agent': agent,
+  '0004-escalations': escalations,
   '0005-scaleout': scaleout,
 };
