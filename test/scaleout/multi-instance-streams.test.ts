@@ -3,6 +3,7 @@ import { ApiClient } from '../support/api-client.js';
 import { clusterSkipReason, createCluster, type Cluster } from '../support/cluster.js';
 import { bootstrapInto, type ServerProcess } from '../support/server-process.js';
 import { SseReader } from '../support/sse-reader.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const skipReason = clusterSkipReason();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,7 +75,7 @@ describe.skipIf(skipReason !== null)('escalation streams across real instances (
 
   beforeAll(async () => {
     cluster = await createCluster();
-    [a, b, c] = (await cluster.start(3, { PARLEY_SSE_PING_INTERVAL_MS: '100' })) as [ServerProcess, ServerProcess, ServerProcess];
+    [a, b, c] = (await cluster.start(3, { PARLEY_SSE_PING_INTERVAL_MS: '100', PARLEY_WEBHOOKS_ALLOW_PRIVATE: 'true', PARLEY_WEBHOOK_POLL_INTERVAL_MS: '50' })) as [ServerProcess, ServerProcess, ServerProcess];
   }, 60_000);
   afterAll(async () => {
     await cluster?.close();
@@ -158,5 +159,26 @@ describe.skipIf(skipReason !== null)('escalation streams across real instances (
     const resumed = await endUserStream(b, tenant, escalationId, first.body.data.createdAt);
     expect(await humanMessages(resumed, 1)).toEqual(['two']);
     resumed.close();
+  });
+
+  it('delivers each webhook exactly once although every instance runs a delivery worker', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const tenant = await bootstrapInto(cluster.databaseUrl);
+      const admin = new ApiClient(a.url, { authorization: `Bearer ${tenant.userToken}`, 'x-workspace-id': tenant.workspaceId });
+      expect((await admin.post('/admin/webhooks', { url: receiver.url })).status).toBe(201);
+      // Six escalations created through the three instances: six events, six deliveries due at once.
+      await Promise.all([a, b, c, a, b, c].map(async (server) => {
+        const session = await sdk(server, tenant).post('/agent/session', {});
+        await sdk(server, tenant).post('/agent/escalation', { reason: 'user_requested', sessionId: session.body.data.sessionId });
+      }));
+      await receiver.waitFor(6);
+      await sleep(1000);
+      const ids = receiver.received.map((hook) => hook.json.id as string);
+      expect(ids).toHaveLength(6);
+      expect(new Set(ids).size).toBe(6);
+    } finally {
+      await receiver.close();
+    }
   });
 });
