@@ -5,6 +5,9 @@ import type { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './events/event-bus.js';
+import type { JobRunner } from './jobs/job-runner.js';
+import type { Lifecycle } from './lifecycle/lifecycle.js';
+import type { OpenStreams } from './sse/open-streams.js';
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /**
@@ -18,6 +21,12 @@ export interface AppContext {
   readonly bus: EventBus;
   readonly authenticator: Authenticator;
   readonly auth: AuthHooks;
+  /** Periodic background work, run once across all instances: `jobs.every(name, intervalMs, work)`. */
+  readonly jobs: JobRunner;
+  /** `lifecycle.shuttingDown` turns true when shutdown starts (readiness answers 503). */
+  readonly lifecycle: Lifecycle;
+  /** Open SSE streams; the SSE writer registers itself, shutdown ends them. */
+  readonly streams: OpenStreams;
   /** The webhook worker; `wake()` after committing escalation events. */
   readonly webhooks: WebhookDispatcher;
   /** Work to run on close, in reverse order of registration (timers, subscriptions). */

@@ -14,13 +14,18 @@ import { installJsonBodyParser } from './http/json-body.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { installRequestLogging, requestIdFrom } from './http/request-logging.js';
 import { installValidation } from './http/validation.js';
+import { registerCleanupJob } from './jobs/cleanup-job.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { installGracefulShutdown, Lifecycle } from './lifecycle/lifecycle.js';
 import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
+import { createBucketStore } from './rate-limits/create-bucket-store.js';
+import { installRateLimits } from './rate-limits/rate-limit-hook.js';
+import { OpenStreams } from './sse/open-streams.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { escalationRoutes } from './escalations/escalation-routes.js';
 import { operatorRoutes } from './escalations/operator-routes.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
-import { SseStream } from './sse/sse-writer.js';
 import { authRoutes } from './users/auth-routes.js';
 import { actionTypeAdminRoutes } from './admin/action-type-admin-routes.js';
 import { endUserAdminRoutes } from './admin/end-user-admin-routes.js';
@@ -54,7 +59,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: false,
-    return503OnClosing: true,
+    // Requests still arriving on open connections during shutdown are served (not
+    // 503'd) and told to reconnect elsewhere: see lifecycle.ts.
+    return503OnClosing: false,
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -69,6 +76,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     bus: deps.bus,
     authenticator,
     auth: authHooks(authenticator),
+    jobs: new JobRunner(deps.database.db, app.log),
+    lifecycle: new Lifecycle(),
+    streams: new OpenStreams(),
     webhooks: new WebhookDispatcher(deps.database.db, deps.config, app.log),
     onClose: (task) => closeTasks.push(task),
   };
@@ -77,8 +87,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   const personalizationCache = new PersonalizationCache(deps.database.db);
   context.onClose(await personalizationCache.listen(deps.bus));
   const popularPrompts = new PopularPromptsJob(deps.database.db, deps.config.popularPromptsIntervalMs, (error) => app.log.error({ err: error }, 'popular prompts computation failed'));
-  popularPrompts.start();
-  context.onClose(() => popularPrompts.stop());
+  // On the shared job runner: one instance recomputes per interval, not every instance.
+  context.jobs.every('popular-prompts', deps.config.popularPromptsIntervalMs, () => popularPrompts.runOnce());
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => {
     for (const task of closeTasks.reverse()) await task();
@@ -89,7 +99,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   installErrorHandler(app);
   installRequestLogging(app);
   installNulGuard(app);
+  installGracefulShutdown(app, { lifecycle: context.lifecycle, streams: context.streams, jobs: context.jobs, timeoutMs: deps.config.shutdownTimeoutMs });
+  await installRateLimits(app as unknown as App, createBucketStore(deps.bus));
   await installOpenApi(app);
+  registerCleanupJob(context);
 
   await app.register(async (api) => {
     const scoped = api as unknown as App;
@@ -115,7 +128,6 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // The web dashboard, outside /api/v1 (see src/web/dashboard-routes.ts).
   await app.register(dashboardRoutes);
 
-  SseStream.endAllOnClose(app);
   context.webhooks.start();
   context.onClose(() => context.webhooks.stop());
 

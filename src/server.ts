@@ -15,7 +15,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const database = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(database);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
-  const bus = await createEventBus(config.redisUrl);
+  const bus = await createEventBus(config.redisUrl, { prefix: config.redisPrefix, logger });
   const app = await buildApp({ config, database, bus, logger });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -26,11 +26,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   let closing: Promise<void> | null = null;
   return {
     url,
+    /**
+     * Graceful: /ready turns 503 at once; after the drain delay the listener
+     * stops, subscription streams end, jobs stop, in-flight requests finish
+     * (bounded by PARLEY_SHUTDOWN_TIMEOUT_MS); then the bus and the pool close.
+     */
     close: () => {
       closing ??= (async () => {
+        app.parley.lifecycle.beginShutdown();
+        if (config.shutdownDrainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainDelayMs));
         await app.close();
         await bus.close();
         await database.close();
+        logger.info('shut down cleanly');
       })();
       return closing;
     },

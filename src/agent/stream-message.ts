@@ -22,7 +22,8 @@ export async function streamMessage(runtime: AgentRuntime, request: FastifyReque
   let sse: SseStream | null = null;
   const open = (): SseStream => {
     if (sse === null) {
-      sse = new SseStream(request, reply, { pingIntervalMs: runtime.config.ssePingIntervalMs });
+      // 'finish': on shutdown this turn completes (bounded) rather than being cut.
+      sse = new SseStream(request, reply, { pingIntervalMs: runtime.config.ssePingIntervalMs, onShutdown: 'finish' });
       sse.send({ type: 'session', sessionId: started.sessionId });
     }
     return sse;

@@ -16,18 +16,25 @@ const serve: Command = {
   async run({ config }) {
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, logger);
-    await new Promise<void>((resolve) => {
+    // SIGTERM/SIGINT: graceful shutdown (server.ts), then exit 0. A second signal
+    // during it gets Node's default handling: immediate exit.
+    const code = await new Promise<number>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');
-        server.close().then(resolve, (error) => {
-          logger.error({ err: error }, 'shutdown failed');
-          resolve();
-        });
+        server.close().then(
+          () => resolve(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed');
+            resolve(1);
+          },
+        );
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
     });
-    return 0;
+    // Everything is closed; should a stray handle still hold the event loop, do not hang.
+    setTimeout(() => process.exit(code), 2000).unref();
+    return code;
   },
 };
 

@@ -9,7 +9,7 @@ import { stringOption, withDatabase, type Command } from './command-support.js';
 
 /** The bus of this process: with REDIS_URL, a running server hears revokes and saves at once. */
 export async function withBus<T>(config: Config, work: (bus: EventBus) => Promise<T>): Promise<T> {
-  const bus = await createEventBus(config.redisUrl);
+  const bus = await createEventBus(config.redisUrl, { prefix: config.redisPrefix });
   try {
     return await work(bus);
   } finally {

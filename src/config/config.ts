@@ -35,6 +35,31 @@ export interface Config {
   /** Credentials used for projects whose model has no key of its own. */
   readonly openaiApiKey: string | null;
   readonly anthropicApiKey: string | null;
+  /** Prefix of every Redis key and channel, so deployments can share one Redis. */
+  readonly redisPrefix: string;
+  /** Token-bucket defaults per route class; projects may override them (projects.rate_limits). */
+  readonly rateLimits: RateLimitSettings;
+  /** Longest wait for in-flight requests on shutdown before connections are cut, in milliseconds. */
+  readonly shutdownTimeoutMs: number;
+  /** Time /ready answers 503 before the listener stops, so load balancers drain first. */
+  readonly shutdownDrainDelayMs: number;
+  /** How often expired dashboard tokens are deleted, in milliseconds. */
+  readonly cleanupIntervalMs: number;
+}
+
+export interface TokenBucketSettings {
+  /** Burst size: requests allowed at once from a full bucket. */
+  readonly capacity: number;
+  /** Sustained rate: tokens added back per second. */
+  readonly refillPerSecond: number;
+}
+
+export interface RateLimitSettings {
+  readonly enabled: boolean;
+  /** POST /agent/message, /agent/message/stream, /agent/continue. */
+  readonly agentMessage: TokenBucketSettings;
+  /** Every other authenticated route. */
+  readonly default: TokenBucketSettings;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -69,6 +94,17 @@ const boolean = (raw: string, name: string): boolean => {
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
   if (['0', 'false', 'no', 'off'].includes(value)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+};
+
+const positiveNumber = (max: number) => (raw: string, name: string): number => {
+  const value = Number(raw.trim());
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max) throw new ConfigError(`${name} must be a number above 0 and at most ${max}, got "${raw}"`);
+  return value;
+};
+
+const redisPrefix = (raw: string, name: string): string => {
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(raw.trim())) throw new ConfigError(`${name} must be 1-64 letters, digits or :_.-, got "${raw}"`);
+  return raw.trim();
 };
 
 const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -114,6 +150,15 @@ const settings = {
   PARLEY_EVENT_RETENTION_HOURS: { fallback: 24, parse: integer(1, 24 * 90) },
   OPENAI_API_KEY: { fallback: null, parse: optionalText },
   ANTHROPIC_API_KEY: { fallback: null, parse: optionalText },
+  PARLEY_REDIS_PREFIX: { fallback: 'parley:', parse: redisPrefix },
+  PARLEY_RATE_LIMITS_ENABLED: { fallback: true, parse: boolean },
+  PARLEY_RATE_LIMIT_AGENT_MESSAGE_CAPACITY: { fallback: 60, parse: integer(1, 1_000_000) },
+  PARLEY_RATE_LIMIT_AGENT_MESSAGE_REFILL_PER_SECOND: { fallback: 10, parse: positiveNumber(1_000_000) },
+  PARLEY_RATE_LIMIT_DEFAULT_CAPACITY: { fallback: 300, parse: integer(1, 1_000_000) },
+  PARLEY_RATE_LIMIT_DEFAULT_REFILL_PER_SECOND: { fallback: 50, parse: positiveNumber(1_000_000) },
+  PARLEY_SHUTDOWN_TIMEOUT_MS: { fallback: 25_000, parse: integer(0, 3_600_000) },
+  PARLEY_SHUTDOWN_DRAIN_DELAY_MS: { fallback: 0, parse: integer(0, 600_000) },
+  PARLEY_CLEANUP_INTERVAL_MS: { fallback: 3_600_000, parse: integer(100, 86_400_000) },
 } satisfies Record<string, Setting<unknown>>;
 
 type SettingName = keyof typeof settings;
@@ -160,6 +205,15 @@ export function loadConfig(env: Env = process.env): Config {
     escalationEventRetentionHours: read(env, 'PARLEY_EVENT_RETENTION_HOURS'),
     openaiApiKey: read(env, 'OPENAI_API_KEY'),
     anthropicApiKey: read(env, 'ANTHROPIC_API_KEY'),
+    redisPrefix: read(env, 'PARLEY_REDIS_PREFIX'),
+    rateLimits: Object.freeze({
+      enabled: read(env, 'PARLEY_RATE_LIMITS_ENABLED'),
+      agentMessage: Object.freeze({ capacity: read(env, 'PARLEY_RATE_LIMIT_AGENT_MESSAGE_CAPACITY'), refillPerSecond: read(env, 'PARLEY_RATE_LIMIT_AGENT_MESSAGE_REFILL_PER_SECOND') }),
+      default: Object.freeze({ capacity: read(env, 'PARLEY_RATE_LIMIT_DEFAULT_CAPACITY'), refillPerSecond: read(env, 'PARLEY_RATE_LIMIT_DEFAULT_REFILL_PER_SECOND') }),
+    }),
+    shutdownTimeoutMs: read(env, 'PARLEY_SHUTDOWN_TIMEOUT_MS'),
+    shutdownDrainDelayMs: read(env, 'PARLEY_SHUTDOWN_DRAIN_DELAY_MS'),
+    cleanupIntervalMs: read(env, 'PARLEY_CLEANUP_INTERVAL_MS'),
   });
 }
 

@@ -8,6 +8,7 @@ import type { PromptTables } from '../prompts/prompt-tables.js';
 import type { AgentTables } from '../agent/agent-tables.js';
 import type { EscalationTables } from '../escalations/escalation-tables.js';
 import type { WebhookTables } from '../webhooks/webhook-tables.js';
+import type { JobTables } from '../jobs/job-tables.js';
 
 /** The whole schema, composed from each feature's own table types. */
-export interface Tables extends WorkspaceTables, ProjectTables, ApiKeyTables, UserTables, SessionTables, EndUserTables, PromptTables, AgentTables, EscalationTables, WebhookTables {}
+export interface Tables extends WorkspaceTables, ProjectTables, ApiKeyTables, UserTables, SessionTables, EndUserTables, PromptTables, AgentTables, EscalationTables, WebhookTables, JobTables {}

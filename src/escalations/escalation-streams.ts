@@ -6,6 +6,7 @@ import { SseStream } from '../sse/sse-writer.js';
 import type { EscalationEvent, EscalationSignal } from './escalation-event.js';
 import { findEventSeq, listEventsAfter } from './escalation-event-log.js';
 import { findEscalationInProject, listEscalationMessages } from './escalation-repository.js';
+import { FeedCursor, latestEventSeq, resyncOnReconnect } from './stream-resync.js';
 
 /** Replay pages of the workspace feed; each page is written before the next is read. */
 const replayPageSize = 500;
@@ -63,19 +64,32 @@ export async function serveEscalationStream(ctx: AppContext, request: FastifyReq
     stream.end();
     return;
   }
+  const sendMessage = (message: { id: string; content: string; createdAt: string }) => {
+    if (sent.has(message.id) || (since !== undefined && message.createdAt <= since)) return;
+    sent.add(message.id);
+    stream.send({ type: 'human-message', message });
+  };
+  const sendStatus = (next: EscalationSignal & { kind: 'status' }) => {
+    // A change the snapshot already showed (it arrived while the backlog was read) is not repeated.
+    if (next.status === status) return;
+    status = next.status;
+    stream.send({ type: 'status', status: next.status, ...(next.operatorName ? { operatorName: next.operatorName } : {}) });
+    if (status === 'resolved') stream.end();
+  };
   subscription.goLive((signal) => {
     if (stream.isClosed) return;
-    if (signal.kind === 'human-message') {
-      if (sent.has(signal.message.id) || (since !== undefined && signal.message.createdAt <= since)) return;
-      sent.add(signal.message.id);
-      stream.send({ type: 'human-message', message: signal.message });
-      return;
-    }
-    // A change the snapshot already showed (it arrived while the backlog was read) is not repeated.
-    if (signal.status === status) return;
-    status = signal.status;
-    stream.send({ type: 'status', status: signal.status, ...(signal.operatorName ? { operatorName: signal.operatorName } : {}) });
-    if (status === 'resolved') stream.end();
+    if (signal.kind === 'human-message') sendMessage(signal.message);
+    else sendStatus(signal);
+  });
+  // Redis was away (scale-out): what was published meanwhile is read back from the database.
+  resyncOnReconnect(ctx.bus, request.log, (handler) => stream.onClose(handler), async () => {
+    const latest = await findEscalationInProject(ctx.db, projectId, escalationId);
+    const messages = await listEscalationMessages(ctx.db, escalationId, { since, operatorOnly: true });
+    if (!latest || stream.isClosed) return;
+    const operatorName = latest.claimed_by_name ?? undefined;
+    if (latest.status !== 'resolved') sendStatus({ kind: 'status', status: latest.status, ...(operatorName ? { operatorName } : {}) });
+    for (const message of messages) sendMessage({ id: message.id, content: message.content, createdAt: message.created_at });
+    if (latest.status === 'resolved') sendStatus({ kind: 'status', status: 'resolved', ...(operatorName ? { operatorName } : {}) });
   });
 }
 
@@ -84,6 +98,7 @@ export async function serveWorkspaceFeed(ctx: AppContext, request: FastifyReques
   const header = request.headers['last-event-id'];
   const lastEventId = typeof header === 'string' && header.trim() !== '' ? header.trim().slice(0, 64) : null;
   const subscription = await subscribeBuffered<EscalationEvent>(ctx, channels.workspaceFeed(workspaceId));
+  const cursor = new FeedCursor(ctx.db, workspaceId, await latestEventSeq(ctx.db, workspaceId));
   const stream = new SseStream(request, reply, { pingIntervalMs: ctx.config.ssePingIntervalMs });
   stream.onClose(() => void subscription.unsubscribe());
   const replayed = new Set<string>();
@@ -95,6 +110,7 @@ export async function serveWorkspaceFeed(ctx: AppContext, request: FastifyReques
         const page = await listEventsAfter(ctx.db, workspaceId, after, replayPageSize);
         for (const event of page.events) {
           replayed.add(event.id);
+          cursor.record(event.id);
           if (!stream.send(event, event.id)) return;
         }
         if (page.events.length < replayPageSize) break;
@@ -108,8 +124,12 @@ export async function serveWorkspaceFeed(ctx: AppContext, request: FastifyReques
       return;
     }
   }
-  subscription.goLive((event) => {
-    if (replayed.has(event.id)) return;
-    stream.send(event, event.id);
-  });
+  const sendEvent = (event: EscalationEvent): boolean => {
+    if (replayed.has(event.id) || cursor.has(event.id)) return !stream.isClosed;
+    cursor.record(event.id);
+    return stream.send(event, event.id);
+  };
+  subscription.goLive(sendEvent);
+  // Redis was away (scale-out): events published meanwhile are read back from the event log.
+  resyncOnReconnect(ctx.bus, request.log, (handler) => stream.onClose(handler), () => cursor.catchUp(sendEvent));
 }

@@ -10,6 +10,17 @@ export interface EventBus {
   publish(channel: string, message: unknown): Promise<void>;
   subscribe(channel: string, handler: (message: unknown) => void): Promise<Unsubscribe>;
   close(): Promise<void>;
+  /**
+   * Registers `handler` to run after the bus lost its connection and got it
+   * back (Redis restarted, network blip), once every channel is subscribed
+   * again. Messages published while it was away are lost to this instance, so
+   * a subscriber whose state matters (an end user's escalation stream, the
+   * operator feed) re-reads what it may have missed from the database here and
+   * drops what it already sent (match on message id / sequence): no loss, no
+   * duplicates. Optional: the in-process bus never disconnects and never calls it.
+   * Returns a function that removes the handler.
+   */
+  onReconnect?(handler: () => void): () => void;
 }
 
 /** Channel names, in one place so publishers and subscribers cannot drift apart. */

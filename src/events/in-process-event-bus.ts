@@ -37,6 +37,11 @@ export class InProcessEventBus implements EventBus {
     return this.handlers.size;
   }
 
+  /** Never disconnects, so the handler never runs; kept so callers need no special case. */
+  onReconnect(_handler: () => void): () => void {
+    return () => {};
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
   }

@@ -1,17 +1,21 @@
-import type { Server } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenStreams, ShutdownBehaviour } from './open-streams.js';
 
 /** Past this many buffered bytes a client is too slow to keep: it is cut, not buffered for. */
 const maxBufferedBytes = 1_048_576;
-
-/** Open streams per HTTP server, so closing the app can end them (an open SSE response would hold close up). */
-const openStreams = new WeakMap<Server, Set<SseStream>>();
 
 export interface SseStreamOptions {
   /** Interval of `: ping` comment lines; 0 for none. */
   pingIntervalMs: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * On server shutdown: 'end' (default) ends the stream at once with a
+   * `: reconnect` comment, for subscription streams that never end by
+   * themselves; 'finish' lets a response stream (an agent turn) complete,
+   * within PARLEY_SHUTDOWN_TIMEOUT_MS.
+   */
+  onShutdown?: ShutdownBehaviour;
 }
 
 /**
@@ -21,14 +25,6 @@ export interface SseStreamOptions {
  * A client that stops reading costs its socket and at most maxBufferedBytes.
  */
 export class SseStream {
-  /** Ends every open stream of this app when it starts closing. Called once by buildApp. */
-  static endAllOnClose(app: FastifyInstance): void {
-    app.addHook('preClose', async () => {
-      const streams = openStreams.get(app.server);
-      for (const stream of [...(streams ?? [])]) stream.end();
-    });
-  }
-
   private closed = false;
   private readonly closeHandlers: Array<() => void> = [];
   private readonly ping: NodeJS.Timeout | null;
@@ -50,10 +46,9 @@ export class SseStream {
     this.ping?.unref();
     raw.on('close', () => this.finish());
     raw.on('error', () => this.finish());
-    const server = request.server.server;
-    let streams = openStreams.get(server);
-    if (!streams) openStreams.set(server, (streams = new Set()));
-    streams.add(this);
+    // The app keeps every open stream so a shutdown can end them (see open-streams.ts).
+    const streams = (request.server as { parley?: { streams?: OpenStreams } }).parley?.streams;
+    streams?.add(this, options.onShutdown ?? 'end');
   }
 
   get isClosed(): boolean {
@@ -88,9 +83,13 @@ export class SseStream {
     else this.closeHandlers.push(handler);
   }
 
-  /** Ends the response cleanly (the client sees the stream end, not an error). */
-  end(): void {
+  /**
+   * Ends the response cleanly (the client sees the stream end, not an error).
+   * With a reason, a last comment line says why; SSE clients ignore comments.
+   */
+  end(reason?: string): void {
     if (this.closed) return;
+    if (reason !== undefined) this.comment(reason);
     this.reply.raw.end();
     this.finish();
   }
@@ -111,7 +110,6 @@ export class SseStream {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    openStreams.get(this.request.server.server)?.delete(this);
     if (this.ping) clearInterval(this.ping);
     for (const handler of this.closeHandlers.splice(0)) {
       try {

@@ -3,6 +3,7 @@ import * as platform from './0001-platform.js';
 import * as prompts from './0002-prompts.js';
 import * as agent from './0003-agent.js';
 import * as escalations from './0004-escalations.js';
+import * as scaleout from './0005-scaleout.js';
 
 /**
  * Every migration, by name. Names sort in the order they must run; a shipped
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-prompts': prompts,
   '0003-agent': agent,
   '0004-escalations': escalations,
+  '0005-scaleout': scaleout,
 };
