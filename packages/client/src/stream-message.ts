@@ -1,4 +1,4 @@
-import { abortedError, isRetryable, networkError } from './errors.js';
+import { ParleyError, abortedError, isRetryable, networkError } from './errors.js';
 import { parseSse } from './sse.js';
 import type { Transport } from './transport.js';
 import { isRecord, parseJson } from './transport.js';
@@ -56,11 +56,15 @@ export class MessageStream implements AsyncIterable<StreamFrame> {
       return;
     }
 
+    const requestId = response.headers.get('x-request-id') ?? undefined;
     const seenActions = new Set<string>();
     let framesSeen = 0;
     try {
       for await (const event of parseSse(response.body)) {
         const frame = parseJson(event.data);
+        // Parley ends a stream that fails after its first frame with an `error` frame:
+        // the reply is incomplete, but the actions already sent stay valid.
+        if (isRecord(frame) && frame['type'] === 'error') throw lateFailure(frame, requestId);
         if (!isFrame(frame)) continue;
         framesSeen += 1;
         if (frame.type === 'session') this.sessionId = frame.sessionId;
@@ -72,6 +76,7 @@ export class MessageStream implements AsyncIterable<StreamFrame> {
       throw networkError('the stream ended before its done event');
     } catch (error) {
       if (signal?.aborted) throw abortedError();
+      if (error instanceof ParleyError && error.status !== 0) throw error;
       if (framesSeen === 0) {
         yield* this.fallback(error);
         return;
@@ -112,6 +117,14 @@ export class MessageStream implements AsyncIterable<StreamFrame> {
     const messageId = turnActions[turnActions.length - 1]?.messageId ?? '';
     yield { type: 'done', messageId, recovered: true };
   }
+}
+
+const statusOfCode: Record<string, number> = { AI_RELAY_ERROR: 502, UNSUPPORTED_MODEL: 422, RECOVER_PENDING_FAILED: 500 };
+
+function lateFailure(frame: Record<string, unknown>, requestId: string | undefined): ParleyError {
+  const code = typeof frame['code'] === 'string' ? frame['code'] : 'INTERNAL_ERROR';
+  const message = typeof frame['message'] === 'string' ? frame['message'] : 'the reply failed midway';
+  return new ParleyError({ code, status: statusOfCode[code] ?? 500, message, requestId });
 }
 
 function isFrame(value: unknown): value is StreamFrame {
