@@ -90,8 +90,9 @@ export async function startSabotageProxy(target: string, sabotage: StreamSabotag
           buffer = buffer.slice(end + 2);
           const isToolCall = frame.includes('"type":"tool-call"');
           if (sawToolCall && (isToolCall || frame.includes('"type":"done"'))) {
+            // Flush what was forwarded, then close without the chunked terminator: a cut.
             answer.destroy();
-            res.destroy();
+            res.socket?.end();
             return;
           }
           if (isToolCall) sawToolCall = true;
