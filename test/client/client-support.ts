@@ -50,6 +50,7 @@ export function countingClient(options: ParleyClientOptions): { client: ParleyCl
 
 /** What the proxy does to POST /agent/message/stream (everything else passes through). */
 export type StreamSabotage =
+  | 'none'
   /** Destroy the connection before any byte of the response. */
   | 'drop-before-first-frame'
   /**
@@ -60,23 +61,43 @@ export type StreamSabotage =
 
 export interface SabotageProxy {
   url: string;
+  /** "METHOD path?query" of every request, in order. */
+  requests: string[];
+  /** Cuts every SSE response that is open right now (a forced reconnect). */
+  cutOpenStreams(): void;
   close(): Promise<void>;
 }
 
-/** An HTTP proxy in front of the server that breaks the message stream in one chosen way. */
-export async function startSabotageProxy(target: string, sabotage: StreamSabotage): Promise<SabotageProxy> {
+/**
+ * An HTTP proxy in front of the server that breaks streams on purpose: the message
+ * stream in one chosen way, every escalation stream (`dropEscalationStreams`, to force
+ * polling), or whatever SSE is open when the test calls cutOpenStreams().
+ */
+export async function startSabotageProxy(target: string, sabotage: StreamSabotage, options: { dropEscalationStreams?: boolean } = {}): Promise<SabotageProxy> {
   const targetUrl = new URL(target);
   const sockets = new Set<Socket>();
+  const openStreams = new Set<ServerResponse>();
+  const requests: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests.push(`${req.method ?? 'GET'} ${(req.url ?? '/').replace('/api/v1', '')}`);
     const isStream = req.method === 'POST' && req.url === '/api/v1/agent/message/stream';
-    if (isStream && sabotage === 'drop-before-first-frame') {
+    const isEscalationStream = /^\/api\/v1\/agent\/escalation\/[^/]+\/stream/.test(req.url ?? '');
+    if ((isStream && sabotage === 'drop-before-first-frame') || (isEscalationStream && options.dropEscalationStreams === true)) {
       req.resume();
       req.on('end', () => req.socket.destroy());
       return;
     }
     const upstream = httpRequest({ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
-      if (!isStream || !(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      const isSse = (answer.headers['content-type'] ?? '').startsWith('text/event-stream');
+      if (isSse) {
+        openStreams.add(res);
+        res.on('close', () => {
+          openStreams.delete(res);
+          answer.destroy();
+        });
+      }
+      if (!isStream || sabotage !== 'cut-after-first-tool-call' || !isSse) {
         answer.pipe(res);
         return;
       }
@@ -111,6 +132,10 @@ export async function startSabotageProxy(target: string, sabotage: StreamSabotag
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    cutOpenStreams() {
+      for (const res of openStreams) res.socket?.destroy();
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
