@@ -152,8 +152,8 @@ export class OperatorApi {
   constructor(private readonly transport: Transport) {}
 
   /** GET /escalations: open (pending + active, the default) or resolved ones. */
-  queue(query: { status?: 'open' | 'resolved' } = {}, options: CallOptions = {}): Promise<T.OperatorQueue> {
-    return this.transport.json('GET', '/escalations', { query, signal: options.signal });
+  queue(query: T.OperatorQueueQuery = {}, options: CallOptions = {}): Promise<T.OperatorQueue> {
+    return this.transport.json('GET', '/escalations', { query: query as Record<string, string | number | undefined>, signal: options.signal });
   }
 
   detail(escalationId: string, options: CallOptions = {}): Promise<T.OperatorEscalation> {

@@ -31,3 +31,4 @@ export type ResponseData<P, M extends HttpMethod> = Operation<P, M> extends { re
  */
 export type DataOr<P extends string, M extends HttpMethod, Fallback> = P extends ApiPath ? ResponseData<P, M> : Fallback;
 export type BodyOr<P extends string, M extends HttpMethod, Fallback> = P extends ApiPath ? RequestBody<P, M> : Fallback;
+export type QueryOr<P extends string, M extends HttpMethod, Fallback> = P extends ApiPath ? QueryParams<P, M> : Fallback;

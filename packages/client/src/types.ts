@@ -1,4 +1,4 @@
-import type { BodyOr, DataOr, QueryParams } from './route-types.js';
+import type { BodyOr, DataOr, QueryOr } from './route-types.js';
 import type * as Spec from './spec-fallback-types.js';
 
 /*
@@ -31,9 +31,7 @@ export type CompleteActionReply = DataOr<'/api/v1/agent/action/{actionId}/comple
 
 export type IdentifyRequest = BodyOr<'/api/v1/agent/identify', 'post', Spec.SpecIdentifyRequest>;
 export type IdentifyReply = DataOr<'/api/v1/agent/identify', 'post', { identified: true }>;
-export type PopularPromptsQuery = '/api/v1/agent/popular-prompts' extends import('./route-types.js').ApiPath
-  ? QueryParams<'/api/v1/agent/popular-prompts', 'get'>
-  : Spec.SpecPopularPromptsQuery;
+export type PopularPromptsQuery = QueryOr<'/api/v1/agent/popular-prompts', 'get', Spec.SpecPopularPromptsQuery>;
 export type PopularPrompts = DataOr<'/api/v1/agent/popular-prompts', 'get', Spec.SpecPopularPrompts>;
 export type Personalization = DataOr<'/api/v1/agent/personalization', 'get', Spec.SpecPersonalization>;
 
@@ -44,6 +42,7 @@ export type EscalationPoll = DataOr<'/api/v1/agent/escalation/{id}', 'get', Spec
 export type EscalationStatus = EscalationPoll['status'];
 export type AbandonReply = DataOr<'/api/v1/agent/escalation/{id}/abandon', 'post', { status: 'resolved' }>;
 
+export type OperatorQueueQuery = QueryOr<'/api/v1/escalations', 'get', { status?: 'open' | 'resolved' }>;
 export type OperatorQueue = DataOr<'/api/v1/escalations', 'get', Spec.SpecOperatorQueue>;
 export type OperatorEscalation = DataOr<'/api/v1/escalations/{id}', 'get', Spec.SpecOperatorEscalation>;
 export type ClaimReply = DataOr<'/api/v1/escalations/{id}/claim', 'post', Spec.SpecOperatorEscalation>;
