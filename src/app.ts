@@ -9,11 +9,21 @@ import type { EventBus } from './events/event-bus.js';
 import { healthRoutes } from './health/health-routes.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installNulGuard } from './http/nul-guard.js';
 import { installRequestLogging, requestIdFrom } from './http/request-logging.js';
 import { installValidation } from './http/validation.js';
 import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { authRoutes } from './users/auth-routes.js';
+import { actionTypeAdminRoutes } from './admin/action-type-admin-routes.js';
+import { endUserAdminRoutes } from './admin/end-user-admin-routes.js';
+import { keyAdminRoutes } from './admin/key-admin-routes.js';
+import { projectAdminRoutes } from './admin/project-admin-routes.js';
+import { identifyRoutes } from './identify/identify-routes.js';
+import { PersonalizationCache } from './personalization/personalization-cache.js';
+import { personalizationRoutes } from './personalization/personalization-routes.js';
+import { PopularPromptsJob } from './prompts/popular-prompts-job.js';
+import { popularPromptRoutes } from './prompts/popular-prompt-routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -53,6 +63,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     onClose: (task) => closeTasks.push(task),
   };
   app.decorate('parley', context);
+
+  const personalizationCache = new PersonalizationCache(deps.database.db);
+  context.onClose(await personalizationCache.listen(deps.bus));
+  const popularPrompts = new PopularPromptsJob(deps.database.db, deps.config.popularPromptsIntervalMs, (error) => app.log.error({ err: error }, 'popular prompts computation failed'));
+  popularPrompts.start();
+  context.onClose(() => popularPrompts.stop());
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => {
     for (const task of closeTasks.reverse()) await task();
@@ -62,6 +78,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   installJsonBodyParser(app);
   installErrorHandler(app);
   installRequestLogging(app);
+  installNulGuard(app);
   await installOpenApi(app);
 
   await app.register(async (api) => {
@@ -70,6 +87,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await openApiRoutes(scoped);
     await authRoutes(scoped);
     await sessionRoutes(scoped);
+    await identifyRoutes(scoped);
+    await personalizationRoutes(scoped, personalizationCache);
+    await popularPromptRoutes(scoped);
+    await projectAdminRoutes(scoped);
+    await actionTypeAdminRoutes(scoped);
+    await keyAdminRoutes(scoped);
+    await endUserAdminRoutes(scoped);
   }, { prefix: '/api/v1' });
 
   return app as unknown as App;

@@ -50,14 +50,21 @@ export function authHooks(authenticator: Authenticator) {
   /** Admin routes: a dashboard user token with X-Workspace-Id (membership checked). */
   const workspaceUser: onRequestAsyncHookHandler = async (request) => {
     const credential = bearer(request);
-    if (credential.startsWith('ak_')) throw new AppError('WRONG_SCOPE', 'admin routes need a dashboard user token, not an API key');
+    if (credential.startsWith('ak_')) {
+      // An invalid key is 401 like everywhere else; only a valid one is the wrong scope.
+      await authenticator.apiKey(credential);
+      throw new AppError('WRONG_SCOPE', 'admin routes need a dashboard user token, not an API key');
+    }
     request.principal = await authenticator.userToken(credential, workspaceHeader(request));
   };
 
   /** Routes about the signed-in user itself (who am I, sign out). */
   const user: onRequestAsyncHookHandler = async (request) => {
     const credential = bearer(request);
-    if (credential.startsWith('ak_')) throw new AppError('WRONG_SCOPE', 'this route needs a dashboard user token, not an API key');
+    if (credential.startsWith('ak_')) {
+      await authenticator.apiKey(credential);
+      throw new AppError('WRONG_SCOPE', 'this route needs a dashboard user token, not an API key');
+    }
     request.principal = await authenticator.userToken(credential, null);
   };
 

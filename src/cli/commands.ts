@@ -1,40 +1,14 @@
-import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config/config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { stringOption, withDatabase, type Command } from './command-support.js';
+import { keysCreate, keysList, keysRevoke } from './key-commands.js';
+import { projectSetModel, projectSetPersona, projectSetPersonalization } from './project-commands.js';
 import { createLogger } from '../logging/logger.js';
 import { bootstrap } from '../provisioning/bootstrap.js';
 import { startServer } from '../server.js';
 import { validateModelSetting } from '../projects/model-setting.js';
 
-export interface CommandInput {
-  config: Config;
-  values: Record<string, string | boolean | undefined | Array<string | boolean>>;
-  positionals: string[];
-}
-
-export interface Command {
-  summary: string;
-  options?: ParseArgsConfig['options'];
-  positionals?: boolean;
-  run(input: CommandInput): Promise<number>;
-}
-
-/** Opens the configured database, migrated, for one command, and always closes it. */
-export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
-  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
-  try {
-    await migrateToLatest(database);
-    return await work(database);
-  } finally {
-    await database.close();
-  }
-}
-
-export const stringOption = (values: CommandInput['values'], name: string): string | undefined => {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-};
+export { stringOption, withDatabase, type Command, type CommandInput } from './command-support.js';
 
 const serve: Command = {
   summary: 'start the API server (same as npm start)',
@@ -59,9 +33,13 @@ const serve: Command = {
 const migrate: Command = {
   summary: 'apply pending database migrations',
   async run({ config }) {
-    const applied = await withDatabase(config, async () => []);
-    void applied;
-    process.stdout.write('migrations applied\n');
+    const database = openDatabase(config.databaseUrl, { poolSize: 1 });
+    try {
+      const applied = await migrateToLatest(database);
+      process.stdout.write(applied.length === 0 ? 'database is up to date\n' : `applied ${applied.join(', ')}\n`);
+    } finally {
+      await database.close();
+    }
     return 0;
   },
 };
@@ -113,4 +91,10 @@ export const commands: Record<string, Command> = {
   serve,
   migrate,
   bootstrap: bootstrapCommand,
+  'keys create': keysCreate,
+  'keys list': keysList,
+  'keys revoke': keysRevoke,
+  'project set-model': projectSetModel,
+  'project set-persona': projectSetPersona,
+  'project set-personalization': projectSetPersonalization,
 };

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
+import { CliError } from './cli-error.js';
 import { commands, type Command } from './commands.js';
 
 const usage = `usage: parley <command> [options]
@@ -9,9 +10,7 @@ ${Object.entries(commands).map(([name, command]) => `  ${name.padEnd(28)}${comma
 
 Settings come from the environment (PORT, HOST, DATABASE_URL, REDIS_URL, …): see README.md.`;
 
-export class CliError extends Error {
-  override name = 'CliError';
-}
+export { CliError };
 
 /** Runs one CLI invocation; returns the exit code. Errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {

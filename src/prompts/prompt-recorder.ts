@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { containsPersonalData, normalizePrompt } from './prompt-normalization.js';
 
 export interface OpeningPrompt {
   projectId: string;
@@ -9,9 +10,22 @@ export interface OpeningPrompt {
   at: string;
 }
 
+const maxScreenLength = 200;
+
 /**
  * Records the first user message of a turn for popular prompts. Called by the
- * agent inside the transaction that stores the message. Implemented by the
- * popular-prompts feature.
+ * agent inside the transaction that stores the message. One row per
+ * (prompt, screen, session): asking again in the same session only moves its
+ * recency. Prompts with personal data are dropped here (and again at compute
+ * time, so a rule change also cleans up what was stored before it).
  */
-export async function recordOpeningPrompt(_db: Db, _prompt: OpeningPrompt): Promise<void> {}
+export async function recordOpeningPrompt(db: Db, prompt: OpeningPrompt): Promise<void> {
+  const normalized = normalizePrompt(prompt.content);
+  if (normalized === null || containsPersonalData(normalized)) return;
+  const screen = (prompt.screen ?? '').trim().slice(0, maxScreenLength);
+  await db
+    .insertInto('prompt_openings')
+    .values({ project_id: prompt.projectId, prompt: normalized, screen, session_id: prompt.sessionId, last_at: prompt.at })
+    .onConflict((conflict) => conflict.columns(['project_id', 'prompt', 'screen', 'session_id']).doUpdateSet({ last_at: prompt.at }))
+    .execute();
+}

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -39,12 +40,12 @@ export interface TestServer {
 }
 
 /** The real app on a real port, over a real database of the dialect. */
-export async function startTestServer(dialect: DialectName, overrides: Partial<Config> = {}, options: { bus?: EventBus; databaseUrl?: string } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: DialectName, overrides: Partial<Config> = {}, options: { bus?: EventBus; databaseUrl?: string; logger?: FastifyBaseLogger } = {}): Promise<TestServer> {
   const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: options.databaseUrl ?? databaseUrlFor(dialect), ...overrides });
   const database = openDatabase(config.databaseUrl, { poolSize: 5 });
   await migrateToLatest(database);
   const bus = options.bus ?? new InProcessEventBus();
-  const app = await buildApp({ config, database, bus, logger: pino({ level: 'silent' }) });
+  const app = await buildApp({ config, database, bus, logger: options.logger ?? pino({ level: 'silent' }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

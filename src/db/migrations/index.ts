@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as platform from './0001-platform.js';
+import * as prompts from './0002-prompts.js';
 
 /**
  * Every migration, by name. Names sort in the order they must run; a shipped
@@ -7,4 +8,5 @@ import * as platform from './0001-platform.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-platform': platform,
+  '0002-prompts': prompts,
 };
