@@ -4,6 +4,2002 @@
  * test/client/generated-types.test.ts fails when this file is stale.
  */
 export interface paths {
+    "/api/v1/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API keys of the workspace (never the keys themselves) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only the sdk keys of this project */
+                    projectId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                keys: {
+                                    createdAt: string;
+                                    expiresAt: string | null;
+                                    id: string;
+                                    lastUsedAt: string | null;
+                                    name: string;
+                                    /** @description the first characters of the key, to recognise it */
+                                    prefix: string;
+                                    projectId: string | null;
+                                    revokedAt: string | null;
+                                    scope: "sdk" | "operator";
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an API key; the key is in this response only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description optional expiry, in the future
+                         */
+                        expiresAt?: string;
+                        name: string;
+                        /** @description project of an sdk key; absent for operator keys */
+                        projectId?: string;
+                        /** @default sdk */
+                        scope: "sdk" | "operator";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                createdAt: string;
+                                expiresAt: string | null;
+                                id: string;
+                                /** @description ak_…, shown once */
+                                key: string;
+                                lastUsedAt: string | null;
+                                name: string;
+                                /** @description the first characters of the key, to recognise it */
+                                prefix: string;
+                                projectId: string | null;
+                                revokedAt: string | null;
+                                scope: "sdk" | "operator";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/keys/{keyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke an API key (at once, idempotent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description API key id (key_…) */
+                    keyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                createdAt: string;
+                                expiresAt: string | null;
+                                id: string;
+                                lastUsedAt: string | null;
+                                name: string;
+                                /** @description the first characters of the key, to recognise it */
+                                prefix: string;
+                                projectId: string | null;
+                                revokedAt: string | null;
+                                scope: "sdk" | "operator";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects of the workspace */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                projects: {
+                                    actionTimeoutSeconds: number;
+                                    createdAt: string;
+                                    devPrompts: {
+                                        /** @description shown when no screen is given */
+                                        global: string[];
+                                        /** @description per screen name (context.currentScreen) */
+                                        screens: {
+                                            [key: string]: string[];
+                                        };
+                                    };
+                                    escalateToolEnabled: boolean;
+                                    id: string;
+                                    maxHops: number;
+                                    /** @description PROVIDER:MODEL */
+                                    model: string;
+                                    /** @description the key itself is write-only */
+                                    modelApiKeySet: boolean;
+                                    modelBaseUrl: string | null;
+                                    name: string;
+                                    personalization: {
+                                        assistantAvatar: string | null;
+                                        assistantName: string | null;
+                                        chatTitle: string | null;
+                                        defaultLocale: string | null;
+                                        emptyStateIcon: string | null;
+                                        poweredByVisible: boolean;
+                                        theme: {
+                                            /** @description color tokens, e.g. { "primary": "#4f46e5" } */
+                                            colors: {
+                                                [key: string]: string;
+                                            };
+                                            /** @description light, dark or system */
+                                            mode: "light" | "dark" | "system";
+                                        };
+                                        triggerButtonColor: string | null;
+                                        triggerButtonImageUrl: string | null;
+                                        welcomeMessage: string | null;
+                                    };
+                                    /** @description the persona prompt itself is write-only */
+                                    personaPromptSet: boolean;
+                                    popularPromptFloor: number;
+                                    rateLimits: {
+                                        [key: string]: unknown;
+                                    };
+                                    updatedAt: string;
+                                    workspaceId: string;
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a project */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        actionTimeoutSeconds?: number;
+                        devPrompts?: {
+                            /** @description shown when no screen is given */
+                            global: string[];
+                            /** @description per screen name (context.currentScreen) */
+                            screens: {
+                                [key: string]: string[];
+                            };
+                        };
+                        escalateToolEnabled?: boolean;
+                        maxHops?: number;
+                        /** @description PROVIDER:MODEL */
+                        model?: string;
+                        /** @description write-only: never returned */
+                        modelApiKey?: string | null;
+                        /** @description base URL of an openai-compatible server */
+                        modelBaseUrl?: string | null;
+                        name: string;
+                        personalization?: {
+                            assistantAvatar?: string | null;
+                            assistantName?: string | null;
+                            chatTitle?: string | null;
+                            defaultLocale?: string | null;
+                            emptyStateIcon?: string | null;
+                            poweredByVisible?: boolean;
+                            theme?: {
+                                /** @description color tokens, e.g. { "primary": "#4f46e5" } */
+                                colors?: {
+                                    [key: string]: string;
+                                };
+                                /** @description light, dark or system */
+                                mode?: "light" | "dark" | "system";
+                            };
+                            triggerButtonColor?: string | null;
+                            triggerButtonImageUrl?: string | null;
+                            welcomeMessage?: string | null;
+                        };
+                        /** @description write-only: never returned, never in GET /agent/personalization */
+                        personaPrompt?: string | null;
+                        popularPromptFloor?: number;
+                        rateLimits?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actionTimeoutSeconds: number;
+                                createdAt: string;
+                                devPrompts: {
+                                    /** @description shown when no screen is given */
+                                    global: string[];
+                                    /** @description per screen name (context.currentScreen) */
+                                    screens: {
+                                        [key: string]: string[];
+                                    };
+                                };
+                                escalateToolEnabled: boolean;
+                                id: string;
+                                maxHops: number;
+                                /** @description PROVIDER:MODEL */
+                                model: string;
+                                /** @description the key itself is write-only */
+                                modelApiKeySet: boolean;
+                                modelBaseUrl: string | null;
+                                name: string;
+                                personalization: {
+                                    assistantAvatar: string | null;
+                                    assistantName: string | null;
+                                    chatTitle: string | null;
+                                    defaultLocale: string | null;
+                                    emptyStateIcon: string | null;
+                                    poweredByVisible: boolean;
+                                    theme: {
+                                        /** @description color tokens, e.g. { "primary": "#4f46e5" } */
+                                        colors: {
+                                            [key: string]: string;
+                                        };
+                                        /** @description light, dark or system */
+                                        mode: "light" | "dark" | "system";
+                                    };
+                                    triggerButtonColor: string | null;
+                                    triggerButtonImageUrl: string | null;
+                                    welcomeMessage: string | null;
+                                };
+                                /** @description the persona prompt itself is write-only */
+                                personaPromptSet: boolean;
+                                popularPromptFloor: number;
+                                rateLimits: {
+                                    [key: string]: unknown;
+                                };
+                                updatedAt: string;
+                                workspaceId: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/projects/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actionTimeoutSeconds: number;
+                                createdAt: string;
+                                devPrompts: {
+                                    /** @description shown when no screen is given */
+                                    global: string[];
+                                    /** @description per screen name (context.currentScreen) */
+                                    screens: {
+                                        [key: string]: string[];
+                                    };
+                                };
+                                escalateToolEnabled: boolean;
+                                id: string;
+                                maxHops: number;
+                                /** @description PROVIDER:MODEL */
+                                model: string;
+                                /** @description the key itself is write-only */
+                                modelApiKeySet: boolean;
+                                modelBaseUrl: string | null;
+                                name: string;
+                                personalization: {
+                                    assistantAvatar: string | null;
+                                    assistantName: string | null;
+                                    chatTitle: string | null;
+                                    defaultLocale: string | null;
+                                    emptyStateIcon: string | null;
+                                    poweredByVisible: boolean;
+                                    theme: {
+                                        /** @description color tokens, e.g. { "primary": "#4f46e5" } */
+                                        colors: {
+                                            [key: string]: string;
+                                        };
+                                        /** @description light, dark or system */
+                                        mode: "light" | "dark" | "system";
+                                    };
+                                    triggerButtonColor: string | null;
+                                    triggerButtonImageUrl: string | null;
+                                    welcomeMessage: string | null;
+                                };
+                                /** @description the persona prompt itself is write-only */
+                                personaPromptSet: boolean;
+                                popularPromptFloor: number;
+                                rateLimits: {
+                                    [key: string]: unknown;
+                                };
+                                updatedAt: string;
+                                workspaceId: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change project settings
+         * @description Only the fields sent change. personalization replaces the whole document and refreshes GET /agent/personalization at once. modelApiKey and personaPrompt are write-only.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        actionTimeoutSeconds?: number;
+                        devPrompts?: {
+                            /** @description shown when no screen is given */
+                            global: string[];
+                            /** @description per screen name (context.currentScreen) */
+                            screens: {
+                                [key: string]: string[];
+                            };
+                        };
+                        escalateToolEnabled?: boolean;
+                        maxHops?: number;
+                        /** @description PROVIDER:MODEL */
+                        model?: string;
+                        /** @description write-only: never returned */
+                        modelApiKey?: string | null;
+                        /** @description base URL of an openai-compatible server */
+                        modelBaseUrl?: string | null;
+                        name?: string;
+                        personalization?: {
+                            assistantAvatar?: string | null;
+                            assistantName?: string | null;
+                            chatTitle?: string | null;
+                            defaultLocale?: string | null;
+                            emptyStateIcon?: string | null;
+                            poweredByVisible?: boolean;
+                            theme?: {
+                                /** @description color tokens, e.g. { "primary": "#4f46e5" } */
+                                colors?: {
+                                    [key: string]: string;
+                                };
+                                /** @description light, dark or system */
+                                mode?: "light" | "dark" | "system";
+                            };
+                            triggerButtonColor?: string | null;
+                            triggerButtonImageUrl?: string | null;
+                            welcomeMessage?: string | null;
+                        };
+                        /** @description write-only: never returned, never in GET /agent/personalization */
+                        personaPrompt?: string | null;
+                        popularPromptFloor?: number;
+                        rateLimits?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actionTimeoutSeconds: number;
+                                createdAt: string;
+                                devPrompts: {
+                                    /** @description shown when no screen is given */
+                                    global: string[];
+                                    /** @description per screen name (context.currentScreen) */
+                                    screens: {
+                                        [key: string]: string[];
+                                    };
+                                };
+                                escalateToolEnabled: boolean;
+                                id: string;
+                                maxHops: number;
+                                /** @description PROVIDER:MODEL */
+                                model: string;
+                                /** @description the key itself is write-only */
+                                modelApiKeySet: boolean;
+                                modelBaseUrl: string | null;
+                                name: string;
+                                personalization: {
+                                    assistantAvatar: string | null;
+                                    assistantName: string | null;
+                                    chatTitle: string | null;
+                                    defaultLocale: string | null;
+                                    emptyStateIcon: string | null;
+                                    poweredByVisible: boolean;
+                                    theme: {
+                                        /** @description color tokens, e.g. { "primary": "#4f46e5" } */
+                                        colors: {
+                                            [key: string]: string;
+                                        };
+                                        /** @description light, dark or system */
+                                        mode: "light" | "dark" | "system";
+                                    };
+                                    triggerButtonColor: string | null;
+                                    triggerButtonImageUrl: string | null;
+                                    welcomeMessage: string | null;
+                                };
+                                /** @description the persona prompt itself is write-only */
+                                personaPromptSet: boolean;
+                                popularPromptFloor: number;
+                                rateLimits: {
+                                    [key: string]: unknown;
+                                };
+                                updatedAt: string;
+                                workspaceId: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/admin/projects/{projectId}/action-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's own action types */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the app build's mcpVersion this type belongs to; absent for every build */
+                    mcpVersion?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actionTypes: {
+                                    createdAt: string;
+                                    description: string;
+                                    mcpVersion: string | null;
+                                    payloadSchema: {
+                                        [key: string]: unknown;
+                                    };
+                                    type: string;
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/projects/{projectId}/action-types/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Define or replace an action type (payload schema checked as JSON Schema) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                    /** @description action type name */
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description what the action does, for the model */
+                        description?: string;
+                        /** @description the app build's mcpVersion this type belongs to; absent for every build */
+                        mcpVersion?: string;
+                        /** @description JSON Schema of the payload; "type": "object" */
+                        payloadSchema: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                createdAt: string;
+                                description: string;
+                                mcpVersion: string | null;
+                                payloadSchema: {
+                                    [key: string]: unknown;
+                                };
+                                type: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                createdAt: string;
+                                description: string;
+                                mcpVersion: string | null;
+                                payloadSchema: {
+                                    [key: string]: unknown;
+                                };
+                                type: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove an action type */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description the app build's mcpVersion this type belongs to; absent for every build */
+                    mcpVersion?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                    /** @description action type name */
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/projects/{projectId}/end-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Identified users of a project, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    limit?: number;
+                    /** @description case-insensitive substring of userId or name */
+                    search?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                endUsers: {
+                                    createdAt: string;
+                                    identifiers: {
+                                        [key: string]: string;
+                                    };
+                                    name: string | null;
+                                    updatedAt: string;
+                                    userId: string;
+                                }[];
+                                nextCursor: string | null;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/projects/{projectId}/end-users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One identified user and their recent sessions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                    /** @description the app's userId, URL-encoded */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                createdAt: string;
+                                identifiers: {
+                                    [key: string]: string;
+                                };
+                                name: string | null;
+                                sessions: {
+                                    createdAt: string;
+                                    endedAt: string | null;
+                                    sessionId: string;
+                                }[];
+                                updatedAt: string;
+                                userId: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an identified user (sessions stay, no longer linked to a person) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description project id (prj_…) */
+                    projectId: string;
+                    /** @description the app's userId, URL-encoded */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upsert the current end user (write-only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description lookup keys such as email or phone: at most 20 keys of 1–64 characters, values up to 512 characters. Never sent to the model. */
+                        identifiers?: {
+                            [key: string]: string;
+                        };
+                        /** @description display name for escalations and operator tooling */
+                        name?: string;
+                        /** @description the app's own id for the user */
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {boolean} */
+                                identified: true;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/personalization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Project personalization (cached for an hour, refreshed on save)
+         * @description Every field is present; null means not configured. poweredByVisible defaults to true, theme to { colors: {}, mode: "light" }.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistantAvatar: string | null;
+                                assistantName: string | null;
+                                chatTitle: string | null;
+                                defaultLocale: string | null;
+                                emptyStateIcon: string | null;
+                                poweredByVisible: boolean;
+                                theme: {
+                                    /** @description color tokens, e.g. { "primary": "#4f46e5" } */
+                                    colors: {
+                                        [key: string]: string;
+                                    };
+                                    /** @description light, dark or system */
+                                    mode: "light" | "dark" | "system";
+                                };
+                                triggerButtonColor: string | null;
+                                triggerButtonImageUrl: string | null;
+                                welcomeMessage: string | null;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/popular-prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Suggested prompts: the owner's, popular on the screen, popular overall
+         * @description Popular lists come from the last periodic computation (computedAt). limit defaults to 5, maximum 20.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description items per list; default 5, maximum 20 */
+                    limit?: number;
+                    /** @description screen name (context.currentScreen) */
+                    screen?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                computedAt: string;
+                                devDefined: string[];
+                                globalPopular: string[];
+                                screenPopular: string[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/session": {
         parameters: {
             query?: never;
