@@ -1,3 +1,4 @@
+import { ParleyError } from './errors.js';
 import type { Action, ActionResult, Context, ContinueReply, ContinueRequest, MessageReply, MessageRequest } from './types.js';
 
 /** What executeAction reports about one action. */
@@ -17,8 +18,11 @@ export interface RunTurnOptions {
    * follow the app after an action (e.g. `navigate`) changed the screen.
    */
   context: Context | (() => Context | Promise<Context>);
-  /** Runs one action in the app. A throw counts as `{ success: false, error: message }`. */
-  executeAction: (action: Action, hop: number) => ActionOutcome | Promise<ActionOutcome>;
+  /**
+   * Runs one action in the app. `hop` is the /agent/continue call its result will go with
+   * (1 for the message's actions). A throw counts as `{ success: false, error: message }`.
+   */
+  executeAction: (action: Action, turn: { hop: number; sessionId: string }) => ActionOutcome | Promise<ActionOutcome>;
   mcpVersion?: string;
   signal?: AbortSignal;
 }
@@ -35,7 +39,7 @@ export interface TurnStep {
 export interface TurnTranscript {
   sessionId: string;
   steps: TurnStep[];
-  /** Number of /agent/continue calls made. */
+  /** Number of /agent/continue calls answered. */
   hops: number;
   /**
    * Actions of the last reply that were not executed: the server ended the turn
@@ -44,6 +48,13 @@ export interface TurnTranscript {
   unexecutedActions: Action[];
   /** The assistant's texts of the turn, in order, non-empty ones joined by a blank line. */
   text: string;
+  /**
+   * True when a human took the conversation over during the turn (an action such as
+   * Parley's `escalate` opened an escalation): the server then refuses /agent/continue with
+   * 409 ESCALATION_OPEN, so the turn ends there; send the user's next messages to the
+   * escalation (sendEscalationMessage) until it is resolved.
+   */
+  handedOver: boolean;
 }
 
 export interface TurnApi {
@@ -75,18 +86,27 @@ export async function runTurn(api: TurnApi, content: string, options: RunTurnOpt
   let pending: Action[] = first.message.actions;
   let isDone = pending.length === 0;
   let hop = 0;
+  let handedOver = false;
 
   while (!isDone && pending.length > 0) {
     const step = steps[steps.length - 1] as TurnStep;
     for (const action of pending) {
       signal?.throwIfAborted();
-      step.actions.push({ action, result: await execute(options, action, hop + 1) });
+      step.actions.push({ action, result: await execute(options, action, { hop: hop + 1, sessionId }) });
     }
     hop += 1;
-    const reply = await api.continueTurn(
-      { sessionId, results: step.actions.map((entry) => entry.result), context: await currentContext(), hop } as ContinueRequest,
-      { signal },
-    );
+    let reply: ContinueReply;
+    try {
+      reply = await api.continueTurn(
+        { sessionId, results: step.actions.map((entry) => entry.result), context: await currentContext(), hop } as ContinueRequest,
+        { signal },
+      );
+    } catch (error) {
+      if (!(error instanceof ParleyError && error.code === 'ESCALATION_OPEN')) throw error;
+      handedOver = true;
+      pending = [];
+      break;
+    }
     steps.push({ hop, message: reply.message, usage: reply.usage, actions: [] });
     pending = reply.message.actions;
     isDone = reply.isDone;
@@ -95,7 +115,8 @@ export async function runTurn(api: TurnApi, content: string, options: RunTurnOpt
   return {
     sessionId,
     steps,
-    hops: hop,
+    hops: handedOver ? hop - 1 : hop,
+    handedOver,
     unexecutedActions: isDone ? pending : [],
     text: steps
       .map((step) => step.message.content)
@@ -104,10 +125,10 @@ export async function runTurn(api: TurnApi, content: string, options: RunTurnOpt
   };
 }
 
-async function execute(options: RunTurnOptions, action: Action, hop: number): Promise<ActionResult> {
+async function execute(options: RunTurnOptions, action: Action, turn: { hop: number; sessionId: string }): Promise<ActionResult> {
   let outcome: ActionOutcome;
   try {
-    outcome = await options.executeAction(action, hop);
+    outcome = await options.executeAction(action, turn);
   } catch (error) {
     outcome = { success: false, error: error instanceof Error ? error.message : String(error) };
   }
