@@ -1,6 +1,8 @@
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, AppContext } from './app-context.js';
+import { actionRoutes } from './agent/action-routes.js';
+import { agentRoutes } from './agent/agent-routes.js';
 import { authHooks } from './auth/auth-hooks.js';
 import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
@@ -94,6 +96,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await actionTypeAdminRoutes(scoped);
     await keyAdminRoutes(scoped);
     await endUserAdminRoutes(scoped);
+    await agentRoutes(scoped);
+    await actionRoutes(scoped);
   }, { prefix: '/api/v1' });
 
   return app as unknown as App;

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.js';
 import { migrations } from './migrations/index.js';
 
@@ -11,7 +11,16 @@ const provider: MigrationProvider = {
  * several processes (instances, the CLI) can call this at once safely.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider, migrationTableName: 'parley_migrations', migrationLockTableName: 'parley_migrations_lock' });
+  // On PostgreSQL the migrator must be told the schema: otherwise it looks for its tables in
+  // every schema, and a parley_migrations table in another schema makes it skip creating ours.
+  const schema = database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    migrationTableName: 'parley_migrations',
+    migrationLockTableName: 'parley_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

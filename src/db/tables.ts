@@ -5,6 +5,7 @@ import type { UserTables } from '../users/user-tables.js';
 import type { WorkspaceTables } from '../workspaces/workspace-tables.js';
 import type { EndUserTables } from '../identify/end-user-tables.js';
 import type { PromptTables } from '../prompts/prompt-tables.js';
+import type { AgentTables } from '../agent/agent-tables.js';
 
 /** The whole schema, composed from each feature's own table types. */
-export interface Tables extends WorkspaceTables, ProjectTables, ApiKeyTables, UserTables, SessionTables, EndUserTables, PromptTables {}
+export interface Tables extends WorkspaceTables, ProjectTables, ApiKeyTables, UserTables, SessionTables, EndUserTables, PromptTables, AgentTables {}

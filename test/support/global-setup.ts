@@ -1,5 +1,7 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,6 +33,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await client.end();
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  // Migrate once here: test files starting in parallel would otherwise race to create
+  // Kysely's lock table in the fresh schema ("relation parley_migrations_lock does not exist").
+  const database = openDatabase(url.toString(), { poolSize: 1 });
+  await migrateToLatest(database);
+  await database.close();
   project.provide('postgresUrl', url.toString());
   return async () => {
     const cleanup = new pg.Client({ connectionString: base });

@@ -58,7 +58,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -74,7 +74,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -90,7 +90,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -106,7 +106,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -176,7 +176,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -192,7 +192,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -208,7 +208,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -224,7 +224,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -294,7 +294,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -310,7 +310,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -326,7 +326,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -429,7 +429,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -445,7 +445,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -461,7 +461,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -598,7 +598,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -614,7 +614,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -630,7 +630,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -646,7 +646,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -750,7 +750,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -766,7 +766,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -782,7 +782,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -929,7 +929,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -945,7 +945,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -961,7 +961,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -977,7 +977,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1043,7 +1043,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1059,7 +1059,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1075,7 +1075,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1091,7 +1091,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1195,7 +1195,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1211,7 +1211,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1227,7 +1227,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1243,7 +1243,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1296,7 +1296,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1312,7 +1312,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1328,7 +1328,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1344,7 +1344,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1417,7 +1417,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1433,7 +1433,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1449,7 +1449,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1465,7 +1465,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1539,7 +1539,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1555,7 +1555,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1571,7 +1571,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1622,7 +1622,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1638,7 +1638,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1654,7 +1654,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1664,6 +1664,452 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/action/{actionId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report the outcome of an action */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description action id (act_…) */
+                    actionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description failure reason when success is false */
+                        error?: string;
+                        success: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actionId: string;
+                                status: "completed" | "failed";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/action/{actionId}/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark an action as executing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description action id (act_…) */
+                    actionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actionId: string;
+                                payload: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                status: "executing";
+                                type: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/continue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report action results and get the next step of the turn */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description opaque UI context; currentScreen recommended */
+                        context: {
+                            currentScreen?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description advisory: the server tracks hops itself; used to recognise retries */
+                        hop?: number;
+                        results: {
+                            /** @description action id (act_…) */
+                            actionId: string;
+                            error?: string;
+                            success: boolean;
+                            summary?: string;
+                            type: string;
+                        }[];
+                        /** @description session of the turn */
+                        sessionId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                hop: number;
+                                isDone: boolean;
+                                message: {
+                                    actions: {
+                                        id: string;
+                                        payload: {
+                                            [key: string]: unknown;
+                                        };
+                                        type: string;
+                                    }[];
+                                    content: string;
+                                    id: string;
+                                    /** @enum {string} */
+                                    role: "assistant";
+                                };
+                                sessionId: string;
+                                usage: {
+                                    latencyMs: number;
+                                    modelUsed: string;
+                                    tokensUsed: number;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1725,7 +2171,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1741,7 +2187,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1757,7 +2203,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1773,7 +2219,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1789,7 +2235,353 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message; the reply comes back whole */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the user's message */
+                        content: string;
+                        /** @description opaque UI context; currentScreen recommended */
+                        context?: {
+                            currentScreen?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description version of the app's MCP document; picks the action catalog */
+                        mcpVersion?: string;
+                        /** @description session to continue; a new one is created when omitted */
+                        sessionId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                message: {
+                                    actions: {
+                                        id: string;
+                                        payload: {
+                                            [key: string]: unknown;
+                                        };
+                                        type: string;
+                                    }[];
+                                    content: string;
+                                    id: string;
+                                    /** @enum {string} */
+                                    role: "assistant";
+                                    summary: string;
+                                };
+                                sessionId: string;
+                                usage: {
+                                    latencyMs: number;
+                                    modelUsed: string;
+                                    tokensUsed: number;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/message/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message; the reply comes back as Server-Sent Events (session, text-delta, tool-call, done; error on a late failure) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the user's message */
+                        content: string;
+                        /** @description opaque UI context; currentScreen recommended */
+                        context?: {
+                            currentScreen?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description version of the app's MCP document; picks the action catalog */
+                        mcpVersion?: string;
+                        /** @description session to continue; a new one is created when omitted */
+                        sessionId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1864,7 +2656,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1880,7 +2672,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1950,7 +2742,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1966,7 +2758,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -1982,7 +2774,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2053,7 +2845,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2069,7 +2861,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2085,7 +2877,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2101,7 +2893,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2163,7 +2955,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2179,7 +2971,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2195,7 +2987,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2205,6 +2997,122 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/session/{sessionId}/pending-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Actions stored but not yet reported complete: recovery after a dropped connection */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description session id (ses_…) */
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actions: {
+                                    id: string;
+                                    messageId: string;
+                                    payload: {
+                                        [key: string]: unknown;
+                                    };
+                                    type: string;
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2270,7 +3178,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2286,7 +3194,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2345,7 +3253,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2361,7 +3269,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2426,7 +3334,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2442,7 +3350,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */
@@ -2544,7 +3452,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: {
-                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 message: string;
                             };
                             /** @enum {boolean} */

@@ -1,0 +1,169 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ModelMessage } from 'ai';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/database.js';
+import { findOpenEscalationId } from '../escalations/escalation-guard.js';
+import { AppError } from '../http/errors.js';
+import { classify } from '../models/model-errors.js';
+import type { ResolvedModel } from '../models/model-registry.js';
+import type { ProjectRecord } from '../projects/project-repository.js';
+import { recordOpeningPrompt } from '../prompts/prompt-recorder.js';
+import { insertSession } from '../sessions/session-repository.js';
+import { requireOpenSession } from '../sessions/session-service.js';
+import { newId } from '../shared/ids.js';
+import { isoAfter, nowIso } from '../shared/time.js';
+import type { ActionCatalog } from './action-catalog.js';
+import { expireActions, failOpenActionsOfSession, insertActions, insertMessage, insertTurn, updateTurn } from './agent-repository.js';
+import type { AgentActionRow, AgentTurnRow } from './agent-tables.js';
+import { summarizeReply } from './message-summary.js';
+import { buildModelContext, loadProjectModel } from './model-context.js';
+import type { ModelStepResult, ValidToolCall } from './run-model-step.js';
+
+export interface AgentRuntime {
+  db: Db;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+export interface ActionEnvelope {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export interface Usage {
+  tokensUsed: number;
+  modelUsed: string;
+  latencyMs: number;
+}
+
+export interface MessageRequest {
+  content: string;
+  sessionId?: string | undefined;
+  context?: Record<string, unknown> | undefined;
+  mcpVersion?: string | undefined;
+}
+
+/** A turn whose user message is stored, ready for its model call. */
+export interface StartedTurn {
+  project: ProjectRecord;
+  resolved: ResolvedModel;
+  sessionId: string;
+  turn: AgentTurnRow;
+  system: string;
+  messages: ModelMessage[];
+  catalog: ActionCatalog;
+  /** Id the assistant reply will have; known up front so streamed actions can point at it. */
+  replyId: string;
+}
+
+/** The AI must not talk over a human: while an escalation is open, messages go to the operator. */
+export async function refuseWhileEscalated(db: Db, sessionId: string): Promise<void> {
+  const escalationId = await findOpenEscalationId(db, sessionId);
+  if (escalationId !== null) {
+    throw new AppError('ESCALATION_OPEN', `a human operator has this conversation (escalation ${escalationId}); send the user's messages with POST /agent/escalation/${escalationId}/message`);
+  }
+}
+
+/** Upstream failures become AI_RELAY_ERROR; what the upstream said goes to the log only. */
+export function relayFailure(log: FastifyBaseLogger, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const relay = classify(error);
+  log.warn({ kind: relay.kind, status: relay.statusCode, detail: relay.detail }, 'model call failed');
+  return new AppError('AI_RELAY_ERROR', relay.publicMessage);
+}
+
+/**
+ * Starts a turn for a new user message: ends the previous turn (its unreported
+ * actions fail with reason superseded), stores the message and records it as an
+ * opening prompt, all in one transaction, then gathers what the model will see.
+ */
+export async function startMessageTurn(runtime: AgentRuntime, projectId: string, request: MessageRequest, need: { streaming: boolean }): Promise<StartedTurn> {
+  const { db } = runtime;
+  const { project, resolved } = await loadProjectModel(db, runtime.config, projectId, need);
+  if (request.sessionId !== undefined) {
+    await requireOpenSession(db, projectId, request.sessionId);
+    await refuseWhileEscalated(db, request.sessionId);
+    await expireActions(db, request.sessionId);
+  }
+  const now = nowIso();
+  const mcpVersion = request.mcpVersion ?? null;
+  const turn = await db.transaction().execute(async (trx) => {
+    const sessionId = request.sessionId ?? (await insertSession(trx, { projectId })).id;
+    if (request.sessionId !== undefined) {
+      await failOpenActionsOfSession(trx, sessionId, 'superseded');
+      await trx.updateTable('agent_turns').set({ status: 'superseded', updated_at: now }).where('session_id', '=', sessionId).where('status', '=', 'open').execute();
+    }
+    const row: AgentTurnRow = { id: newId('trn'), session_id: sessionId, project_id: projectId, hop: 0, status: 'open', mcp_version: mcpVersion, created_at: now, updated_at: now };
+    await insertTurn(trx, row);
+    await insertMessage(trx, { id: newId('msg'), session_id: sessionId, turn_id: row.id, role: 'user', content: request.content, summary: null, hop: 0, mcp_version: mcpVersion, usage: null, created_at: now });
+    const screen = typeof request.context?.['currentScreen'] === 'string' ? request.context['currentScreen'] : null;
+    await recordOpeningPrompt(trx, { projectId, sessionId, screen, content: request.content, at: now });
+    return row;
+  });
+  const model = await buildModelContext(db, project, turn.session_id, { context: request.context ?? null, mcpVersion });
+  return { project, resolved, sessionId: turn.session_id, turn, ...model, replyId: newId('msg') };
+}
+
+export function actionRow(started: Pick<StartedTurn, 'project' | 'turn' | 'replyId'>, hop: number, call: ValidToolCall): AgentActionRow {
+  // One clock reading, so expires_at - created_at is exactly the project's timeout.
+  const at = new Date();
+  const now = at.toISOString();
+  return {
+    id: newId('act'),
+    session_id: started.turn.session_id,
+    message_id: started.replyId,
+    turn_id: started.turn.id,
+    tool_call_id: call.toolCallId,
+    hop,
+    type: call.type,
+    payload: JSON.stringify(call.payload),
+    status: 'pending',
+    error: null,
+    result_summary: null,
+    created_at: now,
+    updated_at: now,
+    expires_at: isoAfter(started.project.action_timeout_seconds * 1000, at),
+  };
+}
+
+export const envelopeOf = (row: AgentActionRow): ActionEnvelope => ({ id: row.id, type: row.type, payload: JSON.parse(row.payload) as Record<string, unknown> });
+
+export function usageOf(started: Pick<StartedTurn, 'resolved'>, result: Pick<ModelStepResult, 'tokensUsed' | 'latencyMs'>): Usage {
+  return { tokensUsed: result.tokensUsed, modelUsed: started.resolved.modelId, latencyMs: Math.round(result.latencyMs) };
+}
+
+/**
+ * Stores the assistant reply of a message turn with its actions (unless the
+ * stream already stored them one by one) and ends the turn when nothing is left
+ * for the app to do.
+ */
+export async function finishMessageTurn(
+  runtime: AgentRuntime,
+  started: StartedTurn,
+  result: ModelStepResult,
+  stored: AgentActionRow[] | null,
+): Promise<{ sessionId: string; message: { id: string; role: 'assistant'; content: string; summary: string; actions: ActionEnvelope[] }; usage: Usage }> {
+  const rows = stored ?? result.calls.map((call) => actionRow(started, 0, call));
+  const actions = rows.map(envelopeOf);
+  const summary = summarizeReply(result.text, actions);
+  const usage = usageOf(started, result);
+  await runtime.db.transaction().execute(async (trx) => {
+    await insertMessage(trx, {
+      id: started.replyId, session_id: started.sessionId, turn_id: started.turn.id, role: 'assistant', content: result.text, summary, hop: 0,
+      mcp_version: started.turn.mcp_version, usage: JSON.stringify(usage), created_at: nowIso(),
+    });
+    if (stored === null) await insertActions(trx, rows);
+    if (rows.length === 0) await updateTurn(trx, started.turn.id, { status: 'done' });
+  });
+  return { sessionId: started.sessionId, message: { id: started.replyId, role: 'assistant', content: result.text, summary, actions }, usage };
+}
+
+/** A turn whose model call failed is kept out of the history, so a retried message is not seen twice. */
+export async function failTurn(runtime: AgentRuntime, turnId: string): Promise<void> {
+  try {
+    await updateTurn(runtime.db, turnId, { status: 'failed' });
+  } catch (error) {
+    runtime.log.error({ err: error }, 'could not mark a failed turn');
+  }
+}

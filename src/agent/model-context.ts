@@ -1,0 +1,56 @@
+import type { ModelMessage } from 'ai';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/database.js';
+import { humanExchangesForHistory } from '../escalations/handback.js';
+import { AppError, notFound } from '../http/errors.js';
+import { UnsupportedModelError } from '../models/model-errors.js';
+import { resolveLanguageModel, type ResolvedModel } from '../models/model-registry.js';
+import { parseModelSpec } from '../models/model-spec.js';
+import { findProject, type ProjectRecord } from '../projects/project-repository.js';
+import { loadActionCatalog, type ActionCatalog } from './action-catalog.js';
+import { listConversation } from './agent-repository.js';
+import { buildHistory } from './conversation-history.js';
+import { buildSystemPrompt, personalizationForPrompt } from './system-prompt.js';
+
+/** The project and its model, checked before anything is stored: a bad model answers 422 up front. */
+export async function loadProjectModel(db: Db, config: Config, projectId: string, need: { streaming: boolean }): Promise<{ project: ProjectRecord; resolved: ResolvedModel }> {
+  const project = await findProject(db, projectId);
+  if (!project) throw notFound('project');
+  let resolved: ResolvedModel;
+  try {
+    const parsed = parseModelSpec(project.model);
+    if (!parsed.ok) throw new UnsupportedModelError('invalid-model-spec', parsed.error.message);
+    const spec = parsed.spec;
+    resolved = resolveLanguageModel(
+      { provider: spec.provider, model: spec.model, baseUrl: project.model_base_url, apiKey: project.model_api_key },
+      { ...(config.openaiApiKey ? { openaiApiKey: config.openaiApiKey } : {}), ...(config.anthropicApiKey ? { anthropicApiKey: config.anthropicApiKey } : {}) },
+    );
+  } catch (error) {
+    if (error instanceof UnsupportedModelError) throw new AppError('UNSUPPORTED_MODEL', error.message);
+    throw new AppError('UNSUPPORTED_MODEL', `project model "${project.model}" is not supported`, { cause: error });
+  }
+  if (!resolved.capabilities.tools) throw new AppError('UNSUPPORTED_MODEL', `project model ${resolved.modelId} cannot call tools, which the agent needs for actions`);
+  if (need.streaming && !resolved.capabilities.streaming) throw new AppError('UNSUPPORTED_MODEL', `project model ${resolved.modelId} cannot stream; use POST /agent/message`);
+  return { project, resolved };
+}
+
+/**
+ * What one model call sees: the system prompt, the session's history and the
+ * action catalog. Built only from the project's settings, the request's context
+ * and the conversation — never from the end user's identity record.
+ */
+export async function buildModelContext(
+  db: Db,
+  project: ProjectRecord,
+  sessionId: string,
+  request: { context: Record<string, unknown> | null; mcpVersion: string | null },
+): Promise<{ system: string; messages: ModelMessage[]; catalog: ActionCatalog }> {
+  const [catalog, conversation, exchanges] = await Promise.all([
+    loadActionCatalog(db, project, request.mcpVersion),
+    listConversation(db, sessionId),
+    humanExchangesForHistory(db, sessionId),
+  ]);
+  const { assistantName, locale } = personalizationForPrompt(project.personalization);
+  const system = buildSystemPrompt({ personaPrompt: project.persona_prompt, assistantName, locale, context: request.context, actionTypes: catalog.types });
+  return { system, messages: buildHistory({ ...conversation, exchanges }), catalog };
+}
