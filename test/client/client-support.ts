@@ -25,11 +25,12 @@ export async function startLiveFixture(dialect: DialectName, overrides: Partial<
   };
 }
 
-/** A tenant whose project's model is the fake upstream. */
-export async function fakeModelTenant(fixture: LiveFixture, projectChanges: Record<string, unknown> = {}): Promise<Tenant> {
+/** A tenant whose project's model is the fake upstream; `settings` go through the admin API. */
+export async function fakeModelTenant(fixture: LiveFixture, settings: Record<string, unknown> = {}): Promise<Tenant> {
   const tenant = await createTenant(fixture.server, { model: 'openai-compatible:x', modelBaseUrl: fixture.upstream.baseUrl });
-  if (Object.keys(projectChanges).length > 0) {
-    await fixture.server.database.db.updateTable('projects').set(projectChanges).where('id', '=', tenant.projectId).execute();
+  if (Object.keys(settings).length > 0) {
+    const changed = await tenant.user.patch(`/admin/projects/${tenant.projectId}`, settings);
+    if (changed.status !== 200) throw new Error(`project settings: ${changed.status} ${JSON.stringify(changed.body)}`);
   }
   return tenant;
 }

@@ -76,7 +76,7 @@ describe.each(testDialects())('client SDK turns against a live server (%s)', (di
 
   it('runTurn stops at the server’s hop bound even though the model keeps asking for actions', async () => {
     fixture.upstream.reset();
-    const tenant = await fakeModelTenant(fixture, { max_hops: 3 });
+    const tenant = await fakeModelTenant(fixture, { maxHops: 3 });
     fixture.upstream.setDefaultReply({ toolCalls: [navigate('orders')] });
     try {
       const { client, sent } = countingClient({ baseUrl: fixture.server.url, apiKey: tenant.sdkKey });
