@@ -30,7 +30,7 @@ function parley(databaseUrl: string, ...args: string[]): Promise<CliRun> {
 
 const contractKeys = ['dashboard', 'operatorKey', 'projectId', 'sdkKey', 'userToken', 'workspaceId'];
 
-describe('the parley command, as a process, on SQLite', () => {
+describe('the parley command, as a process, on SQLite', { timeout: 60_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
   const dbPath = join(dir, 'nested', 'parley.db');
   const databaseUrl = `sqlite:${dbPath}`;
