@@ -153,6 +153,24 @@ describe.each(testDialects())('client SDK turns against a live server (%s)', (di
     expect(sent).toEqual(['POST /agent/message/stream']);
   });
 
+  it('streamMessage throws the error frame of a reply that fails midway, after the frames before it', async () => {
+    fixture.upstream.reset();
+    const tenant = await fakeModelTenant(fixture);
+    fixture.upstream.enqueue({ text: 'one two three four five six seven eight nine ten eleven twelve', truncate: true });
+    const { client, sent } = countingClient({ baseUrl: fixture.server.url, apiKey: tenant.sdkKey });
+    const frames: StreamFrame[] = [];
+    const error = await (async () => {
+      for await (const frame of client.streamMessage({ content: 'count for me' })) frames.push(frame);
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ParleyError);
+    expect(error).toMatchObject({ code: 'AI_RELAY_ERROR', status: 502 });
+    expect(frames[0]?.type).toBe('session');
+    expect(frames.some((frame) => frame.type === 'text-delta')).toBe(true);
+    expect(frames.some((frame) => frame.type === 'done')).toBe(false);
+    // Not retried: the message was recorded; the caller decides what to do.
+    expect(sent).toEqual(['POST /agent/message/stream']);
+  });
+
   it('streamMessage recovers the turn’s actions through pending-actions after a drop midway', async () => {
     fixture.upstream.reset();
     const tenant = await fakeModelTenant(fixture);
