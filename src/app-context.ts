@@ -5,6 +5,7 @@ import type { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './events/event-bus.js';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 /**
  * Everything a feature needs from the outside world, built once in buildApp
@@ -17,6 +18,8 @@ export interface AppContext {
   readonly bus: EventBus;
   readonly authenticator: Authenticator;
   readonly auth: AuthHooks;
+  /** The webhook worker; `wake()` after committing escalation events. */
+  readonly webhooks: WebhookDispatcher;
   /** Work to run on close, in reverse order of registration (timers, subscriptions). */
   readonly onClose: (task: () => Promise<void> | void) => void;
 }

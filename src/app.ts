@@ -16,6 +16,11 @@ import { installRequestLogging, requestIdFrom } from './http/request-logging.js'
 import { installValidation } from './http/validation.js';
 import { installOpenApi, openApiRoutes } from './openapi/openapi.js';
 import { sessionRoutes } from './sessions/session-routes.js';
+import { escalationRoutes } from './escalations/escalation-routes.js';
+import { operatorRoutes } from './escalations/operator-routes.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
+import { SseStream } from './sse/sse-writer.js';
 import { authRoutes } from './users/auth-routes.js';
 import { actionTypeAdminRoutes } from './admin/action-type-admin-routes.js';
 import { endUserAdminRoutes } from './admin/end-user-admin-routes.js';
@@ -62,6 +67,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     bus: deps.bus,
     authenticator,
     auth: authHooks(authenticator),
+    webhooks: new WebhookDispatcher(deps.database.db, deps.config, app.log),
     onClose: (task) => closeTasks.push(task),
   };
   app.decorate('parley', context);
@@ -98,7 +104,14 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await endUserAdminRoutes(scoped);
     await agentRoutes(scoped);
     await actionRoutes(scoped);
+    await escalationRoutes(scoped);
+    await operatorRoutes(scoped);
+    await webhookRoutes(scoped);
   }, { prefix: '/api/v1' });
+
+  SseStream.endAllOnClose(app);
+  context.webhooks.start();
+  context.onClose(() => context.webhooks.stop());
 
   return app as unknown as App;
 }

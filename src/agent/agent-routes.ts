@@ -10,6 +10,8 @@ import { streamMessage } from './stream-message.js';
 /** The conversation routes: a message (whole or streamed) and the hops that continue its turn. */
 export async function agentRoutes(app: App): Promise<void> {
   const { db, config, auth } = app.parley;
+  // The AI SDK prints provider warnings (unsupported settings) with console.warn; they belong in our log.
+  globalThis.AI_SDK_LOG_WARNINGS = (options) => app.log.warn({ provider: options.provider, model: options.model, warnings: options.warnings }, 'model provider warnings');
 
   app.post('/agent/message', {
     onRequest: auth.sdk,

@@ -12,6 +12,23 @@ import { listConversation } from './agent-repository.js';
 import { buildHistory } from './conversation-history.js';
 import { buildSystemPrompt, personalizationForPrompt } from './system-prompt.js';
 
+/**
+ * Built models by everything that defines them. Building a provider costs about as much
+ * as the rest of a request; models are stateless, so one per configuration is reused.
+ * A changed setting makes a new key; the bound only limits growth.
+ */
+const modelCache = new Map<string, ResolvedModel>();
+const modelCacheLimit = 1000;
+
+function cachedModel(key: string, build: () => ResolvedModel): ResolvedModel {
+  const hit = modelCache.get(key);
+  if (hit) return hit;
+  const built = build();
+  if (modelCache.size >= modelCacheLimit) modelCache.clear();
+  modelCache.set(key, built);
+  return built;
+}
+
 /** The project and its model, checked before anything is stored: a bad model answers 422 up front. */
 export async function loadProjectModel(db: Db, config: Config, projectId: string, need: { streaming: boolean }): Promise<{ project: ProjectRecord; resolved: ResolvedModel }> {
   const project = await findProject(db, projectId);
@@ -21,10 +38,9 @@ export async function loadProjectModel(db: Db, config: Config, projectId: string
     const parsed = parseModelSpec(project.model);
     if (!parsed.ok) throw new UnsupportedModelError('invalid-model-spec', parsed.error.message);
     const spec = parsed.spec;
-    resolved = resolveLanguageModel(
-      { provider: spec.provider, model: spec.model, baseUrl: project.model_base_url, apiKey: project.model_api_key },
-      { ...(config.openaiApiKey ? { openaiApiKey: config.openaiApiKey } : {}), ...(config.anthropicApiKey ? { anthropicApiKey: config.anthropicApiKey } : {}) },
-    );
+    const modelConfig = { provider: spec.provider, model: spec.model, baseUrl: project.model_base_url, apiKey: project.model_api_key };
+    const environment = { ...(config.openaiApiKey ? { openaiApiKey: config.openaiApiKey } : {}), ...(config.anthropicApiKey ? { anthropicApiKey: config.anthropicApiKey } : {}) };
+    resolved = cachedModel(JSON.stringify([modelConfig, environment]), () => resolveLanguageModel(modelConfig, environment));
   } catch (error) {
     if (error instanceof UnsupportedModelError) throw new AppError('UNSUPPORTED_MODEL', error.message);
     throw new AppError('UNSUPPORTED_MODEL', `project model "${project.model}" is not supported`, { cause: error });

@@ -7,6 +7,7 @@ import { createLogger } from '../logging/logger.js';
 import { bootstrap } from '../provisioning/bootstrap.js';
 import { startServer } from '../server.js';
 import { validateModelSetting } from '../projects/model-setting.js';
+import { webhookCommands } from '../webhooks/webhook-commands.js';
 
 export { stringOption, withDatabase, type Command, type CommandInput } from './command-support.js';
 
@@ -97,4 +98,5 @@ export const commands: Record<string, Command> = {
   'project set-model': projectSetModel,
   'project set-persona': projectSetPersona,
   'project set-personalization': projectSetPersonalization,
+  ...webhookCommands,
 };

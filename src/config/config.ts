@@ -20,6 +20,18 @@ export interface Config {
   readonly popularPromptsIntervalMs: number;
   /** Allow webhook endpoints on private and loopback addresses (off by default: SSRF). */
   readonly webhooksAllowPrivateAddresses: boolean;
+  /** Run the webhook delivery worker in this process. */
+  readonly webhookDeliveryEnabled: boolean;
+  /** How often the worker looks for due deliveries, in milliseconds. */
+  readonly webhookPollIntervalMs: number;
+  /** Attempts per delivery before it is marked failed. */
+  readonly webhookMaxAttempts: number;
+  /** First retry delay; doubles per attempt (with jitter), capped at one hour. */
+  readonly webhookRetryBaseMs: number;
+  /** Time allowed for one delivery attempt, in milliseconds. */
+  readonly webhookTimeoutMs: number;
+  /** How long escalation events stay replayable (Last-Event-ID), in hours. */
+  readonly escalationEventRetentionHours: number;
   /** Credentials used for projects whose model has no key of its own. */
   readonly openaiApiKey: string | null;
   readonly anthropicApiKey: string | null;
@@ -94,6 +106,12 @@ const settings = {
   PARLEY_SSE_PING_INTERVAL_MS: { fallback: 15_000, parse: integer(50, 3_600_000) },
   PARLEY_POPULAR_PROMPTS_INTERVAL_MS: { fallback: 60_000, parse: integer(100, 86_400_000) },
   PARLEY_WEBHOOKS_ALLOW_PRIVATE: { fallback: false, parse: boolean },
+  PARLEY_WEBHOOK_DELIVERY: { fallback: true, parse: boolean },
+  PARLEY_WEBHOOK_POLL_INTERVAL_MS: { fallback: 1000, parse: integer(10, 3_600_000) },
+  PARLEY_WEBHOOK_MAX_ATTEMPTS: { fallback: 8, parse: integer(1, 50) },
+  PARLEY_WEBHOOK_RETRY_BASE_MS: { fallback: 10_000, parse: integer(1, 3_600_000) },
+  PARLEY_WEBHOOK_TIMEOUT_MS: { fallback: 10_000, parse: integer(100, 300_000) },
+  PARLEY_EVENT_RETENTION_HOURS: { fallback: 24, parse: integer(1, 24 * 90) },
   OPENAI_API_KEY: { fallback: null, parse: optionalText },
   ANTHROPIC_API_KEY: { fallback: null, parse: optionalText },
 } satisfies Record<string, Setting<unknown>>;
@@ -134,6 +152,12 @@ export function loadConfig(env: Env = process.env): Config {
     ssePingIntervalMs: read(env, 'PARLEY_SSE_PING_INTERVAL_MS'),
     popularPromptsIntervalMs: read(env, 'PARLEY_POPULAR_PROMPTS_INTERVAL_MS'),
     webhooksAllowPrivateAddresses: read(env, 'PARLEY_WEBHOOKS_ALLOW_PRIVATE'),
+    webhookDeliveryEnabled: read(env, 'PARLEY_WEBHOOK_DELIVERY'),
+    webhookPollIntervalMs: read(env, 'PARLEY_WEBHOOK_POLL_INTERVAL_MS'),
+    webhookMaxAttempts: read(env, 'PARLEY_WEBHOOK_MAX_ATTEMPTS'),
+    webhookRetryBaseMs: read(env, 'PARLEY_WEBHOOK_RETRY_BASE_MS'),
+    webhookTimeoutMs: read(env, 'PARLEY_WEBHOOK_TIMEOUT_MS'),
+    escalationEventRetentionHours: read(env, 'PARLEY_EVENT_RETENTION_HOURS'),
     openaiApiKey: read(env, 'OPENAI_API_KEY'),
     anthropicApiKey: read(env, 'ANTHROPIC_API_KEY'),
   });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
 import type { Tables } from './tables.js';
@@ -36,8 +36,35 @@ function openSqlite(path: string): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+const statementCacheSize = 500;
+
+/**
+ * Kysely prepares every query afresh; parsing and planning the SQL cost more
+ * than running it on the hot routes. Queries are few distinct strings, so
+ * prepared statements are kept by SQL text. Safe because Kysely runs one query
+ * at a time on the single SQLite connection (its connection mutex).
+ */
+function withStatementCache(connection: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => {
+      statements.clear();
+      connection.close();
+    },
+    prepare: (sql: string) => {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        statement = connection.prepare(sql) as unknown as SqliteStatement;
+        if (statements.size >= statementCacheSize) statements.delete(statements.keys().next().value as string);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 function openPostgres(connectionString: string, max: number): Database {

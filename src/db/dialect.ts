@@ -27,3 +27,12 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * Locks the selected rows until the transaction ends. PostgreSQL needs it for
+ * read-then-write use cases; SQLite serializes writing transactions on its one
+ * connection already (and has no FOR UPDATE).
+ */
+export function forUpdate<Q extends { forUpdate(): Q }>(query: Q, dialect: DialectName): Q {
+  return dialect === 'postgres' ? query.forUpdate() : query;
+}

@@ -1,10 +1,12 @@
 import type { Db } from '../db/database.js';
+import { findOpenEscalationOfSession } from './escalation-repository.js';
 
 /**
  * The open (pending or active) escalation of a session, if any. The agent
  * routes ask this before calling the model, so the AI does not talk over a
- * human operator. Implemented by the escalation feature.
+ * human operator (they answer 409 ESCALATION_OPEN while one is open).
  */
-export async function findOpenEscalationId(_db: Db, _sessionId: string): Promise<string | null> {
-  return null;
+export async function findOpenEscalationId(db: Db, sessionId: string): Promise<string | null> {
+  const row = await findOpenEscalationOfSession(db, sessionId);
+  return row?.id ?? null;
 }

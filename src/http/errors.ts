@@ -1,7 +1,7 @@
 /**
  * The closed set of error codes and the one HTTP status each maps to.
  * The first six are the spec's (section 7); the rest are Parley's own and
- * documented in docs/errors.md.
+ * documented in README.md ("Errors and auth").
  */
 export const errorStatus = {
   VALIDATION_ERROR: 422,

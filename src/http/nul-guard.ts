@@ -27,8 +27,8 @@ function findNul(root: unknown, base: string): string | null {
  * instead of failing deep in a query.
  */
 export function installNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const path = findNul(request.params, 'params') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
-    if (path !== null) throw validationError(`${path} must not contain NUL characters`);
+    done(path === null ? undefined : validationError(`${path} must not contain NUL characters`));
   });
 }

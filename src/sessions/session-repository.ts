@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { insertBatcherFor } from '../db/insert-batcher.js';
 import { newId } from '../shared/ids.js';
 import { nowIso } from '../shared/time.js';
 import type { SessionRow } from './session-tables.js';
@@ -12,8 +13,14 @@ export async function insertSession(db: Db, input: { projectId: string; userId?:
     created_at: nowIso(),
     ended_at: null,
   };
-  await db.insertInto('sessions').values(row).execute();
+  // Outside a transaction, concurrent creations share one commit (see InsertBatcher).
+  if (db.isTransaction) await insertSessionRows(db, [row]);
+  else await insertBatcherFor(db, 'sessions', insertSessionRows).add(row);
   return row;
+}
+
+async function insertSessionRows(db: Db, rows: SessionRow[]): Promise<void> {
+  await db.insertInto('sessions').values(rows).execute();
 }
 
 /** A session of this project that has not been ended; anything else is "not found". */

@@ -1,7 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Past this many buffered bytes a client is too slow to keep: it is cut, not buffered for. */
 const maxBufferedBytes = 1_048_576;
+
+/** Open streams per HTTP server, so closing the app can end them (an open SSE response would hold close up). */
+const openStreams = new WeakMap<Server, Set<SseStream>>();
 
 export interface SseStreamOptions {
   /** Interval of `: ping` comment lines; 0 for none. */
@@ -17,6 +21,14 @@ export interface SseStreamOptions {
  * A client that stops reading costs its socket and at most maxBufferedBytes.
  */
 export class SseStream {
+  /** Ends every open stream of this app when it starts closing. Called once by buildApp. */
+  static endAllOnClose(app: FastifyInstance): void {
+    app.addHook('preClose', async () => {
+      const streams = openStreams.get(app.server);
+      for (const stream of [...(streams ?? [])]) stream.end();
+    });
+  }
+
   private closed = false;
   private readonly closeHandlers: Array<() => void> = [];
   private readonly ping: NodeJS.Timeout | null;
@@ -38,6 +50,10 @@ export class SseStream {
     this.ping?.unref();
     raw.on('close', () => this.finish());
     raw.on('error', () => this.finish());
+    const server = request.server.server;
+    let streams = openStreams.get(server);
+    if (!streams) openStreams.set(server, (streams = new Set()));
+    streams.add(this);
   }
 
   get isClosed(): boolean {
@@ -47,6 +63,20 @@ export class SseStream {
   /** Writes one frame. Returns false when the stream is closed (or was just cut for being slow). */
   send(data: object, id?: string): boolean {
     return this.write(`${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Resolves once the socket has taken what was written (or the stream closed): lets long replays pace themselves. */
+  drained(): Promise<void> {
+    const raw = this.reply.raw;
+    if (this.closed || !raw.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        raw.off('drain', done);
+        resolve();
+      };
+      raw.once('drain', done);
+      this.onClose(done);
+    });
   }
 
   comment(text: string): boolean {
@@ -81,6 +111,7 @@ export class SseStream {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    openStreams.get(this.request.server.server)?.delete(this);
     if (this.ping) clearInterval(this.ping);
     for (const handler of this.closeHandlers.splice(0)) {
       try {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closingMessage } from '../../src/agent/continue-service.js';
+import { conversationForOperator } from '../../src/agent/conversation-query.js';
 import { itRejectsBadCredentials } from '../support/auth-matrix.js';
 import { testDialects, type Tenant } from '../support/harness.js';
 import { chatBodies, fakeModelTenant, startAgentFixture, type AgentFixture } from './agent-support.js';
@@ -185,6 +186,20 @@ describe.each(testDialects())('POST /agent/continue and action routes on %s', (d
     fixture.upstream.enqueue({ text: 'ok' });
     const late = await tenant.sdk.post('/agent/continue', { sessionId, context: {}, results: [result(actionId)] });
     expect(late.status).toBe(200);
+  });
+
+  it('shows operators the whole conversation with each action and its outcome', async () => {
+    const tenant = await fakeModelTenant(fixture);
+    const { sessionId, actionId } = await startTurn(tenant);
+    fixture.upstream.enqueue({ text: 'You are on orders.' });
+    await tenant.sdk.post('/agent/continue', { sessionId, context: {}, results: [result(actionId, false, { error: 'no network' })] });
+    const entries = await conversationForOperator(fixture.server.database.db, sessionId);
+    expect(entries).toEqual([
+      { id: expect.any(String), role: 'user', content: 'go to orders', createdAt: expect.any(String), actions: [] },
+      { id: expect.any(String), role: 'assistant', content: 'Going.', createdAt: expect.any(String), actions: [{ id: actionId, type: 'navigate', payload: { screen: 'orders' }, status: 'failed', error: 'no network' }] },
+      { id: expect.any(String), role: 'assistant', content: 'You are on orders.', createdAt: expect.any(String), actions: [] },
+    ]);
+    expect(await conversationForOperator(fixture.server.database.db, 'ses_unknown')).toEqual([]);
   });
 
   for (const route of [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTenant, testDialects } from '../support/harness.js';
 import { itRejectsBadCredentials } from '../support/auth-matrix.js';
-import { chatBodies, fakeModelTenant, insertActionType, startAgentFixture, type AgentFixture } from './agent-support.js';
+import { chatBodies, fakeModelTenant, insertActionType, postStream, startAgentFixture, type AgentFixture } from './agent-support.js';
 
 describe.each(testDialects())('POST /agent/message on %s', (dialect) => {
   let fixture: AgentFixture;
@@ -76,7 +76,10 @@ describe.each(testDialects())('POST /agent/message on %s', (dialect) => {
     const actionId = responses[0]!.body.data.message.actions[0].id;
     responses.push(await tenant.sdk.post('/agent/continue', { sessionId, context: { currentScreen: 'cart' }, results: [{ actionId, type: 'navigate', success: true }], hop: 1 }));
     responses.push(await tenant.sdk.get(`/agent/session/${sessionId}/pending-actions`));
+    const streamed = await postStream(tenant, { sessionId, content: 'again', context: { currentScreen: 'cart' } });
+    responses.push({ body: await streamed.text() } as (typeof responses)[number]);
     fixture.upstream.setDefaultReply(undefined);
+    expect(fixture.upstream.requests.filter((r) => (r.body as { stream?: boolean }).stream === true)).toHaveLength(1);
 
     const system = chatBodies(fixture.upstream)[0]!.messages[0]!;
     expect(system.role).toBe('system');

@@ -43,6 +43,24 @@ describe.each(testDialects())('POST /agent/message/stream on %s', (dialect) => {
     expect(chatBodies(fixture.upstream)[0]!.stream).toBe(true);
   });
 
+  it('never streams a schema-invalid action; the corrected one follows, and the text is stored as streamed', async () => {
+    const tenant = await fakeModelTenant(fixture);
+    fixture.upstream.enqueue(
+      { text: 'Let me try. ', toolCalls: [{ name: 'navigate', args: { where: 'orders' } }] },
+      { text: 'Corrected.', toolCalls: [{ name: 'navigate', args: { screen: 'orders' } }] },
+    );
+    const frames = await readSse(await postStream(tenant, { content: 'orders' }));
+    const toolCalls = frames.filter((f) => f.type === 'tool-call');
+    expect(toolCalls.map((f) => f.action.payload)).toEqual([{ screen: 'orders' }]);
+    const text = frames.filter((f) => f.type === 'text-delta').map((f) => f.content).join('');
+    expect(text).toBe('Let me try. Corrected.');
+    const done = frames.at(-1)!;
+    const stored = await fixture.server.database.db.selectFrom('agent_messages').select('content').where('id', '=', done.messageId).executeTakeFirstOrThrow();
+    expect(stored.content).toBe(text);
+    const actions = await fixture.server.database.db.selectFrom('agent_actions').select('payload').where('message_id', '=', done.messageId).execute();
+    expect(actions.map((a) => JSON.parse(a.payload))).toEqual([{ screen: 'orders' }]);
+  });
+
   it('answers a failure before the first frame with the JSON envelope', async () => {
     const tenant = await fakeModelTenant(fixture);
     fixture.upstream.enqueue({ status: 500 });

@@ -101,6 +101,30 @@ describe.each(testDialects())('admin projects and action catalog on %s', (dialec
     expect((await tenant.user.get(base)).body.data.actionTypes).toEqual([]);
   });
 
+  it('documents the admin and agent routes in the OpenAPI document', async () => {
+    const doc = (await server.anonymous.get('/openapi.json')).body;
+    const expected: Array<[string, string, string]> = [
+      ['/api/v1/admin/projects', 'get', 'admin'],
+      ['/api/v1/admin/projects', 'post', 'admin'],
+      ['/api/v1/admin/projects/{projectId}', 'patch', 'admin'],
+      ['/api/v1/admin/projects/{projectId}/action-types/{type}', 'put', 'admin'],
+      ['/api/v1/admin/projects/{projectId}/action-types/{type}', 'delete', 'admin'],
+      ['/api/v1/admin/keys', 'post', 'admin'],
+      ['/api/v1/admin/keys/{keyId}/revoke', 'post', 'admin'],
+      ['/api/v1/admin/projects/{projectId}/end-users', 'get', 'admin'],
+      ['/api/v1/admin/projects/{projectId}/end-users/{userId}', 'delete', 'admin'],
+      ['/api/v1/agent/identify', 'post', 'agent'],
+      ['/api/v1/agent/personalization', 'get', 'agent'],
+      ['/api/v1/agent/popular-prompts', 'get', 'agent'],
+    ];
+    for (const [path, method, tag] of expected) {
+      expect(doc.paths[path]?.[method]?.tags, `${method} ${path}`).toEqual([tag]);
+    }
+    const personalization = JSON.stringify(doc.paths['/api/v1/agent/personalization'].get.responses['200']);
+    expect(personalization).toContain('poweredByVisible');
+    expect(personalization).not.toContain('personaPrompt');
+  });
+
   itRejectsBadCredentials(() => server, () => createTenant(server), { method: 'GET', path: () => '/admin/projects', surface: 'admin' });
   itRejectsBadCredentials(() => server, () => createTenant(server), { method: 'PATCH', path: (t) => `/admin/projects/${t.projectId}`, body: () => ({ name: 'x' }), surface: 'admin' });
   itRejectsBadCredentials(() => server, () => createTenant(server), { method: 'PUT', path: (t) => `/admin/projects/${t.projectId}/action-types/a`, body: () => ({ payloadSchema: { type: 'object' } }), surface: 'admin' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channels } from '../../src/events/event-bus.js';
+import { PersonalizationCache, personalizationTtlMs } from '../../src/personalization/personalization-cache.js';
 import { itRejectsBadCredentials } from '../support/auth-matrix.js';
 import { createTenant, startTestServer, testDialects, type TestServer } from '../support/harness.js';
 
@@ -87,6 +88,18 @@ describe.each(testDialects())('GET /agent/personalization on %s', (dialect) => {
     await a.user.patch(`/admin/projects/${a.projectId}`, { personalization: { assistantName: 'Only A' } });
     expect((await b.sdk.get('/agent/personalization')).body.data.assistantName).toBeNull();
     expect((await a.sdk.get('/agent/personalization')).body.data.assistantName).toBe('Only A');
+  });
+
+  it('expires cache entries after the TTL (1 hour in the server)', async () => {
+    expect(personalizationTtlMs).toBe(3_600_000);
+    const tenant = await createTenant(server);
+    const cache = new PersonalizationCache(server.database.db, 40);
+    expect((await cache.get(tenant.projectId))?.chatTitle).toBeNull();
+    await server.database.db.updateTable('projects').set({ personalization: JSON.stringify({ chatTitle: 'Later' }) }).where('id', '=', tenant.projectId).execute();
+    expect((await cache.get(tenant.projectId))?.chatTitle).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect((await cache.get(tenant.projectId))?.chatTitle).toBe('Later');
+    expect(await cache.get('prj_missing')).toBeNull();
   });
 
   itRejectsBadCredentials(() => server, () => createTenant(server), { method: 'GET', path: () => '/agent/personalization', surface: 'sdk' });

@@ -41,7 +41,9 @@ export interface TestServer {
 
 /** The real app on a real port, over a real database of the dialect. */
 export async function startTestServer(dialect: DialectName, overrides: Partial<Config> = {}, options: { bus?: EventBus; databaseUrl?: string; logger?: FastifyBaseLogger } = {}): Promise<TestServer> {
-  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: options.databaseUrl ?? databaseUrlFor(dialect), ...overrides });
+  // The webhook worker is off unless a test turns it on: on PostgreSQL every test file shares one
+  // schema, and a worker of another file (other settings) must not take this file's deliveries.
+  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: options.databaseUrl ?? databaseUrlFor(dialect), webhookDeliveryEnabled: false, ...overrides });
   const database = openDatabase(config.databaseUrl, { poolSize: 5 });
   await migrateToLatest(database);
   const bus = options.bus ?? new InProcessEventBus();
@@ -57,7 +59,11 @@ export async function startTestServer(dialect: DialectName, overrides: Partial<C
     bus,
     anonymous: new ApiClient(url),
     close: async () => {
-      await app.close();
+      const closing = app.close();
+      // fetch may hold a spare connection that never sent a request; Node waits for such a
+      // socket until the client's keep-alive timeout (4 s), so teardown cuts it after a grace.
+      setTimeout(() => app.server.closeAllConnections(), 200).unref();
+      await closing;
       await bus.close();
       await database.close();
     },

@@ -24,11 +24,3 @@ type SuccessStatus = 200 | 201;
 export type ResponseData<P, M extends HttpMethod> = Operation<P, M> extends { responses: infer R }
   ? { [S in keyof R]: S extends SuccessStatus ? (JsonContent<R[S]> extends { data: infer D } ? D : never) : never }[keyof R]
   : never;
-
-/**
- * `ResponseData` of a route, or `Fallback` while that route is missing from the generated
- * document (a route still being built). Once every route exists the fallback is unused.
- */
-export type DataOr<P extends string, M extends HttpMethod, Fallback> = P extends ApiPath ? ResponseData<P, M> : Fallback;
-export type BodyOr<P extends string, M extends HttpMethod, Fallback> = P extends ApiPath ? RequestBody<P, M> : Fallback;
-export type QueryOr<P extends string, M extends HttpMethod, Fallback> = P extends ApiPath ? QueryParams<P, M> : Fallback;

@@ -1,21 +1,20 @@
-import type { BodyOr, DataOr, QueryOr } from './route-types.js';
-import type * as Spec from './spec-fallback-types.js';
+import type { QueryParams, RequestBody, ResponseData } from './route-types.js';
 
 /*
  * Named types of the routes, taken from the server's schemas (see route-types.ts),
  * plus the SSE frames of section 6, which no JSON schema describes.
  */
 
-export type CreateSessionRequest = NonNullable<BodyOr<'/api/v1/agent/session', 'post', { userId?: string; deviceInfo?: Record<string, unknown> }>>;
-export type CreateSessionReply = DataOr<'/api/v1/agent/session', 'post', { sessionId: string }>;
-export type EndSessionReply = DataOr<'/api/v1/agent/session/{sessionId}', 'delete', { message: string }>;
-export type PendingActionsReply = DataOr<'/api/v1/agent/session/{sessionId}/pending-actions', 'get', Spec.SpecPendingActions>;
+export type CreateSessionRequest = NonNullable<RequestBody<'/api/v1/agent/session', 'post'>>;
+export type CreateSessionReply = ResponseData<'/api/v1/agent/session', 'post'>;
+export type EndSessionReply = ResponseData<'/api/v1/agent/session/{sessionId}', 'delete'>;
+export type PendingActionsReply = ResponseData<'/api/v1/agent/session/{sessionId}/pending-actions', 'get'>;
 export type PendingAction = PendingActionsReply['actions'][number];
 
-export type MessageRequest = BodyOr<'/api/v1/agent/message', 'post', Spec.SpecMessageRequest>;
-export type MessageReply = DataOr<'/api/v1/agent/message', 'post', Spec.SpecMessageReply>;
-export type ContinueRequest = BodyOr<'/api/v1/agent/continue', 'post', Spec.SpecContinueRequest>;
-export type ContinueReply = DataOr<'/api/v1/agent/continue', 'post', Spec.SpecContinueReply>;
+export type MessageRequest = RequestBody<'/api/v1/agent/message', 'post'>;
+export type MessageReply = ResponseData<'/api/v1/agent/message', 'post'>;
+export type ContinueRequest = RequestBody<'/api/v1/agent/continue', 'post'>;
+export type ContinueReply = ResponseData<'/api/v1/agent/continue', 'post'>;
 
 /** An action envelope: what the client executes in its own app. */
 export type Action = MessageReply['message']['actions'][number];
@@ -25,29 +24,29 @@ export type ActionResult = ContinueRequest['results'][number];
 export type Context = NonNullable<MessageRequest['context']>;
 export type Usage = MessageReply['usage'];
 
-export type ExecuteActionReply = DataOr<'/api/v1/agent/action/{actionId}/execute', 'post', Spec.SpecExecuteReply>;
-export type CompleteActionRequest = BodyOr<'/api/v1/agent/action/{actionId}/complete', 'post', Spec.SpecCompleteRequest>;
-export type CompleteActionReply = DataOr<'/api/v1/agent/action/{actionId}/complete', 'post', Spec.SpecCompleteReply>;
+export type ExecuteActionReply = ResponseData<'/api/v1/agent/action/{actionId}/execute', 'post'>;
+export type CompleteActionRequest = RequestBody<'/api/v1/agent/action/{actionId}/complete', 'post'>;
+export type CompleteActionReply = ResponseData<'/api/v1/agent/action/{actionId}/complete', 'post'>;
 
-export type IdentifyRequest = BodyOr<'/api/v1/agent/identify', 'post', Spec.SpecIdentifyRequest>;
-export type IdentifyReply = DataOr<'/api/v1/agent/identify', 'post', { identified: true }>;
-export type PopularPromptsQuery = QueryOr<'/api/v1/agent/popular-prompts', 'get', Spec.SpecPopularPromptsQuery>;
-export type PopularPrompts = DataOr<'/api/v1/agent/popular-prompts', 'get', Spec.SpecPopularPrompts>;
-export type Personalization = DataOr<'/api/v1/agent/personalization', 'get', Spec.SpecPersonalization>;
+export type IdentifyRequest = RequestBody<'/api/v1/agent/identify', 'post'>;
+export type IdentifyReply = ResponseData<'/api/v1/agent/identify', 'post'>;
+export type PopularPromptsQuery = QueryParams<'/api/v1/agent/popular-prompts', 'get'>;
+export type PopularPrompts = ResponseData<'/api/v1/agent/popular-prompts', 'get'>;
+export type Personalization = ResponseData<'/api/v1/agent/personalization', 'get'>;
 
-export type EscalateRequest = BodyOr<'/api/v1/agent/escalation', 'post', Spec.SpecEscalateRequest>;
-export type Escalation = DataOr<'/api/v1/agent/escalation', 'post', Spec.SpecEscalation>;
-export type EscalationMessageReply = DataOr<'/api/v1/agent/escalation/{id}/message', 'post', { messageId: string }>;
-export type EscalationPoll = DataOr<'/api/v1/agent/escalation/{id}', 'get', Spec.SpecEscalationPoll>;
+export type EscalateRequest = RequestBody<'/api/v1/agent/escalation', 'post'>;
+export type Escalation = ResponseData<'/api/v1/agent/escalation', 'post'>;
+export type EscalationMessageReply = ResponseData<'/api/v1/agent/escalation/{id}/message', 'post'>;
+export type EscalationPoll = ResponseData<'/api/v1/agent/escalation/{id}', 'get'>;
 export type EscalationStatus = EscalationPoll['status'];
-export type AbandonReply = DataOr<'/api/v1/agent/escalation/{id}/abandon', 'post', { status: 'resolved' }>;
+export type AbandonReply = ResponseData<'/api/v1/agent/escalation/{id}/abandon', 'post'>;
 
-export type OperatorQueueQuery = QueryOr<'/api/v1/escalations', 'get', { status?: 'open' | 'resolved' }>;
-export type OperatorQueue = DataOr<'/api/v1/escalations', 'get', Spec.SpecOperatorQueue>;
-export type OperatorEscalation = DataOr<'/api/v1/escalations/{id}', 'get', Spec.SpecOperatorEscalation>;
-export type ClaimReply = DataOr<'/api/v1/escalations/{id}/claim', 'post', Spec.SpecOperatorEscalation>;
-export type OperatorReplyReply = DataOr<'/api/v1/escalations/{id}/message', 'post', Record<string, unknown>>;
-export type ResolveReply = DataOr<'/api/v1/escalations/{id}/resolve', 'post', Spec.SpecOperatorEscalation>;
+export type OperatorQueueQuery = QueryParams<'/api/v1/escalations', 'get'>;
+export type OperatorQueue = ResponseData<'/api/v1/escalations', 'get'>;
+export type OperatorEscalation = ResponseData<'/api/v1/escalations/{id}', 'get'>;
+export type ClaimReply = ResponseData<'/api/v1/escalations/{id}/claim', 'post'>;
+export type OperatorReplyReply = ResponseData<'/api/v1/escalations/{id}/message', 'post'>;
+export type ResolveReply = ResponseData<'/api/v1/escalations/{id}/resolve', 'post'>;
 
 /** Frames of POST /agent/message/stream (section 6). */
 export type StreamFrame =

@@ -1669,6 +1669,521 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints (secrets are never listed) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                endpoints: {
+                                    createdAt: string;
+                                    description: string;
+                                    eventTypes: ("escalation-created" | "user-message" | "escalation-claimed" | "operator-message" | "escalation-resolved" | "escalation-abandoned")[];
+                                    id: string;
+                                    url: string;
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a webhook endpoint; the signing secret is in this response only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description default: every kind */
+                        eventTypes?: ("escalation-created" | "user-message" | "escalation-claimed" | "operator-message" | "escalation-resolved" | "escalation-abandoned")[];
+                        /** @description http or https; private addresses refused unless PARLEY_WEBHOOKS_ALLOW_PRIVATE */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                endpoint: {
+                                    createdAt: string;
+                                    description: string;
+                                    eventTypes: ("escalation-created" | "user-message" | "escalation-claimed" | "operator-message" | "escalation-resolved" | "escalation-abandoned")[];
+                                    id: string;
+                                    url: string;
+                                };
+                                secret: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a webhook endpoint and its pending deliveries */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery log of an endpoint, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    status?: "pending" | "delivered" | "failed";
+                };
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                deliveries: {
+                                    attempts: number;
+                                    createdAt: string;
+                                    endpointId: string;
+                                    eventId: string;
+                                    eventType: string;
+                                    finishedAt: string | null;
+                                    id: string;
+                                    lastError: string | null;
+                                    lastStatusCode: number | null;
+                                    nextAttemptAt: string | null;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "delivered" | "failed";
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New signing secret; the old one keeps signing beside it for 24 hours */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                previousSecretExpiresAt: string;
+                                secret: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/action/{actionId}/complete": {
         parameters: {
             query?: never;
@@ -2109,6 +2624,601 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/escalation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a human hand-off, or resume the open one (201 new, 200 resumed) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description extra context for the operator, at most 2000 characters */
+                        note?: string;
+                        /**
+                         * @description why the conversation goes to a human
+                         * @enum {unknown}
+                         */
+                        reason: "user_requested" | "agent_gave_up";
+                        /** @description session to escalate; a new session is created when omitted */
+                        sessionId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                escalationId: string;
+                                sessionId: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "resolved";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                escalationId: string;
+                                sessionId: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "resolved";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/escalation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll status and messages; with since, only operator messages created after it */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO 8601 timestamp: only operator messages created after it */
+                    since?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                escalationId: string;
+                                messages: {
+                                    content: string;
+                                    createdAt: string;
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    role: "user" | "human_agent";
+                                }[];
+                                sessionId: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "resolved";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/escalation/{id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The end user left: resolve the escalation (idempotent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                status: "resolved";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/escalation/{id}/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an end-user message to the human operator (not to the AI) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description message text, 1–8000 characters, not only whitespace */
+                        content: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                messageId: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/escalation/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SSE: status, operator messages (backlog after since, then live), pings; ends after resolved */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO 8601 timestamp: only operator messages created after it */
+                    since?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3324,6 +4434,748 @@ export interface paths {
                             /** @enum {boolean} */
                             success: true;
                         };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/escalations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The queue: newest activity first, cursor-paginated */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    limit?: number;
+                    /** @description only this project of the workspace */
+                    projectId?: string;
+                    /** @description open = pending + active */
+                    status?: "open" | "resolved";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                escalations: {
+                                    claimedAt: string | null;
+                                    /** @description operator who claimed it; null while pending */
+                                    claimedByName: string | null;
+                                    createdAt: string;
+                                    escalationId: string;
+                                    lastActivityAt: string;
+                                    note: string | null;
+                                    projectId: string;
+                                    /** @enum {unknown} */
+                                    reason: "user_requested" | "agent_gave_up";
+                                    resolvedAt: string | null;
+                                    resolvedBy: ("operator" | "end_user") | null;
+                                    sessionId: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "active" | "resolved";
+                                }[];
+                                nextCursor: string | null;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/escalations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Detail: the escalation, the identified user, the AI conversation and the human transcript */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                conversation: {
+                                    actions: {
+                                        error: string | null;
+                                        id: string;
+                                        payload: unknown;
+                                        status: string;
+                                        type: string;
+                                    }[];
+                                    content: string;
+                                    createdAt: string;
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    role: "user" | "assistant";
+                                }[];
+                                escalation: {
+                                    claimedAt: string | null;
+                                    /** @description operator who claimed it; null while pending */
+                                    claimedByName: string | null;
+                                    createdAt: string;
+                                    escalationId: string;
+                                    lastActivityAt: string;
+                                    note: string | null;
+                                    projectId: string;
+                                    /** @enum {unknown} */
+                                    reason: "user_requested" | "agent_gave_up";
+                                    resolvedAt: string | null;
+                                    resolvedBy: ("operator" | "end_user") | null;
+                                    sessionId: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "active" | "resolved";
+                                };
+                                messages: {
+                                    content: string;
+                                    createdAt: string;
+                                    id: string;
+                                    operatorName: string | null;
+                                    /** @enum {unknown} */
+                                    role: "user" | "human_agent";
+                                }[];
+                                user: {
+                                    identifiers: {
+                                        [key: string]: string;
+                                    };
+                                    name: string | null;
+                                    userId: string;
+                                } | null;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/escalations/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim a pending escalation (idempotent for the claimant; 409 ESCALATION_CLAIMED for others) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description display name; defaults to the key's (or user's) own name */
+                        operatorName?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                claimedAt: string | null;
+                                /** @description operator who claimed it; null while pending */
+                                claimedByName: string | null;
+                                createdAt: string;
+                                escalationId: string;
+                                lastActivityAt: string;
+                                note: string | null;
+                                projectId: string;
+                                /** @enum {unknown} */
+                                reason: "user_requested" | "agent_gave_up";
+                                resolvedAt: string | null;
+                                resolvedBy: ("operator" | "end_user") | null;
+                                sessionId: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "resolved";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/escalations/{id}/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply as the operator; a reply to a pending escalation claims it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description message text, 1–8000 characters, not only whitespace */
+                        content: string;
+                        /** @description display name; defaults to the key's (or user's) own name */
+                        operatorName?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                createdAt: string;
+                                escalation: {
+                                    claimedAt: string | null;
+                                    /** @description operator who claimed it; null while pending */
+                                    claimedByName: string | null;
+                                    createdAt: string;
+                                    escalationId: string;
+                                    lastActivityAt: string;
+                                    note: string | null;
+                                    projectId: string;
+                                    /** @enum {unknown} */
+                                    reason: "user_requested" | "agent_gave_up";
+                                    resolvedAt: string | null;
+                                    resolvedBy: ("operator" | "end_user") | null;
+                                    sessionId: string;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "active" | "resolved";
+                                };
+                                messageId: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/escalations/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve: hand the conversation back to the AI (idempotent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description resource id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                claimedAt: string | null;
+                                /** @description operator who claimed it; null while pending */
+                                claimedByName: string | null;
+                                createdAt: string;
+                                escalationId: string;
+                                lastActivityAt: string;
+                                note: string | null;
+                                projectId: string;
+                                /** @enum {unknown} */
+                                reason: "user_requested" | "agent_gave_up";
+                                resolvedAt: string | null;
+                                resolvedBy: ("operator" | "end_user") | null;
+                                sessionId: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "active" | "resolved";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/escalations/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SSE feed of every escalation event of the workspace; Last-Event-ID replays missed events */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Every failure: a code from the error table and a message naming the problem. */

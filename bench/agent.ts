@@ -1,0 +1,261 @@
+/**
+ * Agent benchmarks (issue 3, "Performance"), each beside its baseline in one run:
+ *   (a) POST /agent/message with the in-process demo model vs a bare Fastify hello-world
+ *   (b) POST /agent/message through the fake OpenAI-compatible upstream vs a minimal relay route
+ *   (c) streaming: upstream chunk sent → client text-delta received, vs reading the upstream directly
+ *   (d) server memory with 1,000 concurrent open streams
+ * Run: node --import tsx bench/agent.ts   (BENCH_SECONDS, BENCH_CONCURRENCY, BENCH_STREAMS to change)
+ * Servers and upstreams run in child processes; this process only generates load and measures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, Agent, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, totalmem } from 'node:os';
+import { createInterface } from 'node:readline';
+
+const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
+const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
+const openStreams = Number(process.env['BENCH_STREAMS'] ?? 1000);
+
+interface Child {
+  process: ChildProcess;
+  info: { url: string; sdkKey?: string };
+  ask(line: string): Promise<Record<string, number>>;
+  stop(): void;
+}
+
+async function startChild(script: string, args: string[], extraNodeArgs: string[] = []): Promise<Child> {
+  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const queue: Array<(line: string) => void> = [];
+  lines.on('line', (line) => queue.shift()?.(line));
+  const next = () => new Promise<string>((resolve) => queue.push(resolve));
+  const info = JSON.parse(await next()) as Child['info'];
+  return {
+    process: child,
+    info,
+    ask: async (line) => {
+      const answer = next();
+      child.stdin!.write(`${line}\n`);
+      return JSON.parse(await answer) as Record<string, number>;
+    },
+    stop: () => child.kill('SIGKILL'),
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Closed-loop load: `concurrency` keep-alive connections, each sending the next request when the last answers. */
+async function load(server: Child, url: string, body: string, headers: Record<string, string>): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  const send = () =>
+    new Promise<number>((resolve) => {
+      const req = httpRequest(
+        { agent, method: 'POST', hostname: target.hostname, port: target.port, path: target.pathname, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', () => resolve(0));
+      req.end(body);
+    });
+  const run = async (durationMs: number, record: boolean) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    const end = performance.now() + durationMs;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < end) {
+          const started = performance.now();
+          const status = await send();
+          if (record) latencies.push(performance.now() - started);
+          if (status !== 200) errors++;
+        }
+      }),
+    );
+    return { latencies, errors };
+  };
+  await run(1000, false);
+  const cpuBefore = (await server.ask('cpu'))['cpuMs']!;
+  const { latencies, errors } = await run(seconds * 1000, true);
+  const cpuAfter = (await server.ask('cpu'))['cpuMs']!;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, cpuMsPerRequest: (cpuAfter - cpuBefore) / Math.max(1, latencies.length) };
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Server CPU time (user + system) per request: what the server itself spends. */
+  cpuMsPerRequest: number;
+}
+
+const fmt = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/req${r.errors ? `, ${r.errors} errors` : ''}`;
+const auth = (child: Child) => ({ authorization: `Bearer ${child.info.sdkKey}` });
+const messageBody = JSON.stringify({ content: 'hello there', context: { currentScreen: 'home' } });
+
+async function benchA(): Promise<void> {
+  const hello = await startChild('bench/agent-server.ts', ['hello']);
+  const baseline = await load(hello, `${hello.info.url}/hello`, '{}', {});
+  hello.stop();
+  const parley = await startChild('bench/agent-server.ts', ['parley', 'demo:parley-demo']);
+  const result = await load(parley, `${parley.info.url}/api/v1/agent/message`, messageBody, auth(parley));
+  parley.stop();
+  console.log(`(a) hello-world: ${fmt(baseline)}`);
+  console.log(`(a) POST /agent/message, demo model in process: ${fmt(result)} → ${((100 * result.rps) / baseline.rps).toFixed(1)}% of hello-world (target ≥ 20%)`);
+}
+
+async function benchB(): Promise<void> {
+  const upstream = await startChild('bench/agent-upstream.ts', ['answer']);
+  const relay = await startChild('bench/agent-server.ts', ['relay', upstream.info.url]);
+  const baseline = await load(relay, `${relay.info.url}/relay`, messageBody, {});
+  relay.stop();
+  const parley = await startChild('bench/agent-server.ts', ['parley', 'openai-compatible:fake', upstream.info.url]);
+  const result = await load(parley, `${parley.info.url}/api/v1/agent/message`, messageBody, auth(parley));
+  parley.stop();
+  upstream.stop();
+  console.log(`(b) minimal relay route: ${fmt(baseline)}`);
+  console.log(`(b) POST /agent/message via fake upstream: ${fmt(result)} → ${((100 * result.rps) / baseline.rps).toFixed(1)}% of relay (target ≥ 60%)`);
+}
+
+/** A streaming upstream in this process, so send and receive times share one clock. */
+async function timedUpstream(chunks: number, gapMs: number): Promise<{ url: string; sentAt: Map<string, number>; close(): void }> {
+  const sentAt = new Map<string, number>();
+  let streamNumber = 0;
+  const frame = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const server = createServer((req, res: ServerResponse) => {
+    req.resume();
+    req.on('end', async () => {
+      const stream = streamNumber++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(frame({ role: 'assistant', content: '' }));
+      for (let i = 0; i < chunks; i++) {
+        await new Promise((resolve) => setTimeout(resolve, gapMs));
+        const id = `s${stream}c${i}`;
+        res.write(frame({ content: `${id} ` }));
+        sentAt.set(id, performance.now());
+      }
+      res.write(frame({}, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sentAt, close: () => server.close() };
+}
+
+/** Reads an SSE body, calling onData with each frame's data as it arrives. */
+async function readFrames(response: Response, onData: (data: string, at: number) => void): Promise<void> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    const at = performance.now();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      for (const line of block.split('\n')) if (line.startsWith('data: ')) onData(line.slice(6), at);
+    }
+  }
+}
+
+async function benchC(): Promise<void> {
+  const upstream = await timedUpstream(50, 10);
+  const direct: number[] = [];
+  const viaParley: number[] = [];
+  const collect = (into: number[]) => (text: string, at: number) => {
+    for (const id of text.match(/s\d+c\d+/g) ?? []) {
+      const sent = upstream.sentAt.get(id);
+      if (sent !== undefined) into.push(at - sent);
+    }
+  };
+  const parley = await startChild('bench/agent-server.ts', ['parley', 'openai-compatible:fake', upstream.url]);
+  for (let round = 0; round < 8; round++) {
+    const response = await fetch(`${upstream.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
+    await readFrames(response, (data, at) => {
+      if (data !== '[DONE]') collect(direct)((JSON.parse(data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '', at);
+    });
+    const streamed = await fetch(`${parley.info.url}/api/v1/agent/message/stream`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(parley) }, body: messageBody });
+    await readFrames(streamed, (data, at) => {
+      const parsed = JSON.parse(data) as { type: string; content?: string };
+      if (parsed.type === 'text-delta') collect(viaParley)(parsed.content ?? '', at);
+    });
+  }
+  parley.stop();
+  upstream.close();
+  // The first round warms both paths up (JIT, connections); it is not counted.
+  const steady = (all: number[]) => all.slice(50).sort((a, b) => a - b);
+  const d = steady(direct);
+  const p = steady(viaParley);
+  console.log(`(c) chunk → client, upstream read directly: p50 ${percentile(d, 50).toFixed(3)} ms, p99 ${percentile(d, 99).toFixed(3)} ms (${d.length} chunks)`);
+  console.log(`(c) chunk → client text-delta through Parley: p50 ${percentile(p, 50).toFixed(3)} ms, p99 ${percentile(p, 99).toFixed(3)} ms (${p.length} chunks)`);
+  console.log(`(c) added by Parley: p50 ${(percentile(p, 50) - percentile(d, 50)).toFixed(3)} ms (target < 0.5), p99 ${(percentile(p, 99) - percentile(d, 99)).toFixed(3)} ms (target < 3)`);
+}
+
+async function benchD(): Promise<void> {
+  const upstream = await startChild('bench/agent-upstream.ts', ['stall']);
+  const parley = await startChild('bench/agent-server.ts', ['parley', 'openai-compatible:fake', upstream.info.url], ['--expose-gc']);
+  // One finished request first, so the idle figure includes the loaded code paths.
+  await fetch(`${parley.info.url}/api/v1/agent/message/stream`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(parley) }, body: messageBody }).then(async (r) => {
+    const reader = r.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const idle = await parley.ask('rss');
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const target = new URL(`${parley.info.url}/api/v1/agent/message/stream`);
+  const started = performance.now();
+  const openOne = () =>
+    new Promise<{ destroy(): void }>((resolve, reject) => {
+        const req = httpRequest({ agent, method: 'POST', hostname: target.hostname, port: target.port, path: target.pathname, headers: { 'content-type': 'application/json', ...auth(parley) } }, (res) => {
+          res.setEncoding('utf8');
+          let seen = '';
+          const onData = (chunk: string) => {
+            seen += chunk;
+            if (seen.includes('"text-delta"')) {
+              res.off('data', onData);
+              resolve({ destroy: () => req.destroy() });
+            }
+          };
+          res.on('data', onData);
+        });
+        req.on('error', reject);
+        req.end(messageBody);
+      });
+  // Opened 50 at a time: 1,000 simultaneous connects would overflow the listen backlog and
+  // measure SYN retransmits instead of the server.
+  const opened: Array<{ destroy(): void }> = [];
+  while (opened.length < openStreams) {
+    const batchStart = performance.now();
+    opened.push(...(await Promise.all(Array.from({ length: Math.min(50, openStreams - opened.length) }, openOne))));
+    if (process.env["BENCH_VERBOSE"]) console.log(`  ${opened.length} open, last batch ${(performance.now() - batchStart).toFixed(0)} ms`);
+  }
+  const openMs = performance.now() - started;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const loaded = await parley.ask('rss');
+  for (const stream of opened) stream.destroy();
+  parley.stop();
+  upstream.stop();
+  const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+  console.log(`(d) server RSS idle: ${mb(idle['rss']!)} MB (heap ${mb(idle['heapUsed']!)} MB)`);
+  console.log(`(d) server RSS with ${openStreams} open streams: ${mb(loaded['rss']!)} MB (heap ${mb(loaded['heapUsed']!)} MB) → ${((loaded['rss']! - idle['rss']!) / openStreams / 1024).toFixed(1)} KB per stream; all opened in ${openMs.toFixed(0)} ms`);
+}
+
+console.log(`agent benchmarks on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1_073_741_824).toFixed(0)} GB, Node ${process.version}; ${seconds} s per load run at ${concurrency} connections`);
+const only = process.argv[2];
+for (const [name, run] of [['a', benchA], ['b', benchB], ['c', benchC], ['d', benchD]] as const) {
+  if (!only || only.includes(name)) await run();
+}
+process.exit(0);
