@@ -119,15 +119,17 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     modelApiKey: env['DEMO_MODEL_API_KEY'],
     logLevel: 'warn',
   });
+  // The dashboard is served at the server's root when it is part of this build.
+  const root = await fetch(`${demo.parleyUrl}/`).catch(() => null);
+  const dashboard = root !== null && root.ok && (root.headers.get('content-type') ?? '').includes('text/html');
   process.stdout.write(
     [
       '',
-      `  Shop (the demo app):   ${demo.shopUrl}`,
-      `  Parley (API + dashboard): ${demo.parleyUrl}`,
-      `    dashboard sign-in:   ${demo.tenant.dashboard.email} / ${demo.tenant.dashboard.password}`,
-      `    operator key:        ${demo.tenant.operatorKey}`,
+      `  Shop (the demo app):  ${demo.shopUrl}`,
+      dashboard ? `  Parley dashboard:     ${demo.parleyUrl}/  (sign in: ${demo.tenant.dashboard.email} / ${demo.tenant.dashboard.password})` : `  Parley API:           ${demo.parleyUrl}/api/v1`,
+      `  operator key:         ${demo.tenant.operatorKey}`,
       '',
-      '  Try "take me to my orders", then "I want to talk to a human" and answer from the dashboard',
+      `  Try "take me to my orders", then "I want to talk to a human" and answer ${dashboard ? 'from the dashboard' : 'as the operator'}`,
       `  or: curl -X POST ${demo.parleyUrl}/api/v1/escalations/<id>/message -H "authorization: Bearer <operator key>" -H "content-type: application/json" -d '{"content":"Hi!"}'`,
       '',
     ].join('\n'),
