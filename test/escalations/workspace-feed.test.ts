@@ -110,4 +110,23 @@ describe.each(testDialects())('operator workspace feed on %s', (dialect) => {
     while (bus.channelCount !== before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(bus.channelCount).toBe(before);
   });
+
+  it('replays a backlog longer than one replay page, in order and complete', async () => {
+    const tenant = await createTenant(server);
+    const started = await tenant.sdk.post('/agent/escalation', { reason: 'user_requested' });
+    const id = started.body.data.escalationId;
+    const first = await openFeed(tenant.operator, 'evt_before_everything');
+    const createdFrame = await first.stream!.next();
+    first.stream!.close();
+    const count = 520; // the feed replays in pages of 500
+    for (let sent = 0; sent < count; sent += 40) {
+      await Promise.all(Array.from({ length: Math.min(40, count - sent) }, (_, i) => tenant.sdk.post(`/agent/escalation/${id}/message`, { content: `m${sent + i}` })));
+    }
+    const resumed = (await openFeed(tenant.operator, createdFrame.id)).stream!;
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push((await resumed.next()).data.message.id);
+    resumed.close();
+    const poll = await tenant.sdk.get(`/agent/escalation/${id}`);
+    expect(ids).toEqual(poll.body.data.messages.map((m: any) => m.id));
+  });
 });

@@ -116,6 +116,22 @@ describe.each(testDialects())('GET /agent/popular-prompts on %s', (dialect) => {
     }
   });
 
+  it('learns from real opening messages sent through POST /agent/message', async () => {
+    const tenant = await createTenant(server);
+    for (const content of ['How do I reset my password?', 'how do I reset my PASSWORD', '  How do I reset my password!  ']) {
+      const sent = await tenant.sdk.post('/agent/message', { content, context: { currentScreen: 'settings' } });
+      expect(sent.status).toBe(200);
+    }
+    // A second message in the same session is not a new session: still three.
+    const first = await tenant.sdk.post('/agent/message', { content: 'Track my order', context: { currentScreen: 'orders' } });
+    await tenant.sdk.post('/agent/message', { content: 'track my order', sessionId: first.body.data.sessionId, context: { currentScreen: 'orders' } });
+    await computeAllPopularPrompts(server.database.db);
+    const settings = await tenant.sdk.get('/agent/popular-prompts?screen=settings');
+    expect(settings.body.data.screenPopular).toEqual(['how do i reset my password']);
+    expect(settings.body.data.globalPopular).toEqual(['how do i reset my password']);
+    expect((await tenant.sdk.get('/agent/popular-prompts?screen=orders')).body.data.screenPopular).toEqual([]);
+  });
+
   it('keeps projects apart', async () => {
     const a = await createTenant(server);
     const b = await createTenant(server);
