@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Tests use the client SDK from source, never a stale build of it.
+  resolve: { alias: { '@parley/client': new URL('./packages/client/src/index.ts', import.meta.url).pathname } },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

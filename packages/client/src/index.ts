@@ -1,0 +1,11 @@
+export { ParleyClient, OperatorApi, type ParleyClientOptions, type CallOptions } from './parley-client.js';
+export { ParleyError, isRetryable } from './errors.js';
+export { backoffDelay, defaultRetryPolicy, type RetryPolicy } from './retry.js';
+export { parseSse, type SseEvent } from './sse.js';
+export { MessageStream, type StreamMessageOptions } from './stream-message.js';
+export type { ActionOutcome, RunTurnOptions, TurnStep, TurnTranscript } from './run-turn.js';
+export type { WatchEscalationCallbacks, WatchEscalationOptions } from './watch-escalation.js';
+export type { OperatorFeedOptions } from './operator-feed.js';
+export type { FetchLike } from './transport.js';
+export type * from './types.js';
+export type { paths } from './generated/openapi.js';
