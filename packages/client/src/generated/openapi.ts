@@ -4,6 +4,146 @@
  * test/client/generated-types.test.ts fails when this file is stale.
  */
 export interface paths {
+    "/api/v1/admin/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversations per day, escalation rate, time to first operator reply, resolution time, top prompts */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description UTC days, today included */
+                    days?: number;
+                    /** @description one project; default every project of the workspace */
+                    projectId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                days: {
+                                    conversations: number;
+                                    date: string;
+                                    escalations: number;
+                                }[];
+                                resolutionTime: {
+                                    averageSeconds: number | null;
+                                    /** @description escalations measured */
+                                    count: number;
+                                    medianSeconds: number | null;
+                                };
+                                /** @description UTC midnight of the first day counted */
+                                since: string;
+                                timeToFirstReply: {
+                                    averageSeconds: number | null;
+                                    /** @description escalations measured */
+                                    count: number;
+                                    medianSeconds: number | null;
+                                };
+                                topPrompts: {
+                                    conversations: number;
+                                    prompt: string;
+                                }[];
+                                totals: {
+                                    /** @description sessions started */
+                                    conversations: number;
+                                    /** @description escalations / conversations; null without conversations */
+                                    escalationRate: number | null;
+                                    escalations: number;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/keys": {
         parameters: {
             query?: never;
@@ -5270,7 +5410,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness check: the database answers (no authentication) */
+        /** Readiness check: not shutting down and the database answers (no authentication) */
         get: {
             parameters: {
                 query?: never;
