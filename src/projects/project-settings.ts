@@ -13,6 +13,21 @@ import type { ProjectRow } from './project-tables.js';
 const NullableText = (maxLength: number, description: string) => Type.Union([Type.String({ minLength: 1, maxLength }), Type.Null()], { description });
 
 /** Every setting the dashboard can change; all optional (PATCH). null clears a nullable one. */
+/** One token bucket: burst size and steady rate (see src/rate-limits/). */
+const TokenBucketOverride = Type.Object(
+  {
+    capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'burst size' })),
+    refillPerSecond: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'steady requests per second' })),
+  },
+  { additionalProperties: false },
+);
+
+/** Per-project overrides of the configured rate limits, per route class; absent fields keep the defaults. */
+export const RateLimitOverrides = Type.Object(
+  { agentMessage: Type.Optional(TokenBucketOverride), default: Type.Optional(TokenBucketOverride) },
+  { additionalProperties: false },
+);
+
 export const ProjectSettings = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
@@ -26,7 +41,7 @@ export const ProjectSettings = Type.Object(
     maxHops: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
     actionTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 86_400 })),
     escalateToolEnabled: Type.Optional(Type.Boolean()),
-    rateLimits: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Unknown(), { maxProperties: 20 })),
+    rateLimits: Type.Optional(RateLimitOverrides),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { parseDevPrompts, DevPrompts } from '../prompts/dev-prompts.js';
 import { Personalization, personalizationFromJson } from '../personalization/personalization-schema.js';
 import type { ProjectRecord } from './project-repository.js';
+import { RateLimitOverrides } from './project-settings.js';
 
 /** A project as the dashboard sees it: secrets only as "is it set". */
 export const ProjectView = Type.Object({
@@ -18,7 +19,7 @@ export const ProjectView = Type.Object({
   maxHops: Type.Integer(),
   actionTimeoutSeconds: Type.Integer(),
   escalateToolEnabled: Type.Boolean(),
-  rateLimits: Type.Record(Type.String(), Type.Unknown()),
+  rateLimits: RateLimitOverrides,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

@@ -22,10 +22,10 @@ describe.each(testDialects())('admin projects and action catalog on %s', (dialec
 
     const updated = await tenant.user.patch(`/admin/projects/${id}`, {
       name: 'Shop 2', model: 'openai-compatible:llama3', modelBaseUrl: 'http://127.0.0.1:11434/v1', modelApiKey: null,
-      popularPromptFloor: 5, actionTimeoutSeconds: 60, escalateToolEnabled: false, rateLimits: { messagesPerMinute: 30 },
+      popularPromptFloor: 5, actionTimeoutSeconds: 60, escalateToolEnabled: false, rateLimits: { agentMessage: { capacity: 30, refillPerSecond: 0.5 } },
     });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ name: 'Shop 2', model: 'openai-compatible:llama3', modelBaseUrl: 'http://127.0.0.1:11434/v1', modelApiKeySet: false, popularPromptFloor: 5, actionTimeoutSeconds: 60, escalateToolEnabled: false, rateLimits: { messagesPerMinute: 30 } });
+    expect(updated.body.data).toMatchObject({ name: 'Shop 2', model: 'openai-compatible:llama3', modelBaseUrl: 'http://127.0.0.1:11434/v1', modelApiKeySet: false, popularPromptFloor: 5, actionTimeoutSeconds: 60, escalateToolEnabled: false, rateLimits: { agentMessage: { capacity: 30, refillPerSecond: 0.5 } } });
     const read = await tenant.user.get(`/admin/projects/${id}`);
     expect(read.body.data).toEqual(updated.body.data);
   });
@@ -42,6 +42,8 @@ describe.each(testDialects())('admin projects and action catalog on %s', (dialec
       [{ popularPromptFloor: 'three' }, 'body.popularPromptFloor'],
       [{ devPrompts: { global: 'x', screens: {} } }, 'body.devPrompts.global'],
       [{ secret: true }, 'body.secret'],
+      [{ rateLimits: { messagesPerMinute: 30 } }, 'body.rateLimits.messagesPerMinute'],
+      [{ rateLimits: { agentMessage: { capacity: 0 } } }, 'body.rateLimits.agentMessage.capacity'],
     ] as const) {
       const response = await tenant.user.patch(path, body);
       expect(response.status, JSON.stringify(body)).toBe(422);

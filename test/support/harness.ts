@@ -43,7 +43,9 @@ export interface TestServer {
 export async function startTestServer(dialect: DialectName, overrides: Partial<Config> = {}, options: { bus?: EventBus; databaseUrl?: string; logger?: FastifyBaseLogger } = {}): Promise<TestServer> {
   // The webhook worker is off unless a test turns it on: on PostgreSQL every test file shares one
   // schema, and a worker of another file (other settings) must not take this file's deliveries.
-  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: options.databaseUrl ?? databaseUrlFor(dialect), webhookDeliveryEnabled: false, ...overrides });
+  // Rate limits are off unless a test turns them on: bursts of test traffic are not abuse.
+  const defaults = configWith({});
+  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: options.databaseUrl ?? databaseUrlFor(dialect), webhookDeliveryEnabled: false, rateLimits: { ...defaults.rateLimits, enabled: false }, ...overrides });
   const database = openDatabase(config.databaseUrl, { poolSize: 5 });
   await migrateToLatest(database);
   const bus = options.bus ?? new InProcessEventBus();

@@ -550,7 +550,18 @@ export interface paths {
                                     personaPromptSet: boolean;
                                     popularPromptFloor: number;
                                     rateLimits: {
-                                        [key: string]: unknown;
+                                        agentMessage?: {
+                                            /** @description burst size */
+                                            capacity?: number;
+                                            /** @description steady requests per second */
+                                            refillPerSecond?: number;
+                                        };
+                                        default?: {
+                                            /** @description burst size */
+                                            capacity?: number;
+                                            /** @description steady requests per second */
+                                            refillPerSecond?: number;
+                                        };
                                     };
                                     updatedAt: string;
                                     workspaceId: string;
@@ -664,7 +675,18 @@ export interface paths {
                         personaPrompt?: string | null;
                         popularPromptFloor?: number;
                         rateLimits?: {
-                            [key: string]: unknown;
+                            agentMessage?: {
+                                /** @description burst size */
+                                capacity?: number;
+                                /** @description steady requests per second */
+                                refillPerSecond?: number;
+                            };
+                            default?: {
+                                /** @description burst size */
+                                capacity?: number;
+                                /** @description steady requests per second */
+                                refillPerSecond?: number;
+                            };
                         };
                     };
                 };
@@ -720,7 +742,18 @@ export interface paths {
                                 personaPromptSet: boolean;
                                 popularPromptFloor: number;
                                 rateLimits: {
-                                    [key: string]: unknown;
+                                    agentMessage?: {
+                                        /** @description burst size */
+                                        capacity?: number;
+                                        /** @description steady requests per second */
+                                        refillPerSecond?: number;
+                                    };
+                                    default?: {
+                                        /** @description burst size */
+                                        capacity?: number;
+                                        /** @description steady requests per second */
+                                        refillPerSecond?: number;
+                                    };
                                 };
                                 updatedAt: string;
                                 workspaceId: string;
@@ -872,7 +905,18 @@ export interface paths {
                                 personaPromptSet: boolean;
                                 popularPromptFloor: number;
                                 rateLimits: {
-                                    [key: string]: unknown;
+                                    agentMessage?: {
+                                        /** @description burst size */
+                                        capacity?: number;
+                                        /** @description steady requests per second */
+                                        refillPerSecond?: number;
+                                    };
+                                    default?: {
+                                        /** @description burst size */
+                                        capacity?: number;
+                                        /** @description steady requests per second */
+                                        refillPerSecond?: number;
+                                    };
                                 };
                                 updatedAt: string;
                                 workspaceId: string;
@@ -995,7 +1039,18 @@ export interface paths {
                         personaPrompt?: string | null;
                         popularPromptFloor?: number;
                         rateLimits?: {
-                            [key: string]: unknown;
+                            agentMessage?: {
+                                /** @description burst size */
+                                capacity?: number;
+                                /** @description steady requests per second */
+                                refillPerSecond?: number;
+                            };
+                            default?: {
+                                /** @description burst size */
+                                capacity?: number;
+                                /** @description steady requests per second */
+                                refillPerSecond?: number;
+                            };
                         };
                     };
                 };
@@ -1051,7 +1106,18 @@ export interface paths {
                                 personaPromptSet: boolean;
                                 popularPromptFloor: number;
                                 rateLimits: {
-                                    [key: string]: unknown;
+                                    agentMessage?: {
+                                        /** @description burst size */
+                                        capacity?: number;
+                                        /** @description steady requests per second */
+                                        refillPerSecond?: number;
+                                    };
+                                    default?: {
+                                        /** @description burst size */
+                                        capacity?: number;
+                                        /** @description steady requests per second */
+                                        refillPerSecond?: number;
+                                    };
                                 };
                                 updatedAt: string;
                                 workspaceId: string;
