@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createEventBus } from './events/create-event-bus.js';
+import { demoModelNotice } from './models/model-notice.js';
 
 export interface RunningServer {
   url: string;
@@ -22,6 +23,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, database: database.dialect, events: config.redisUrl ? 'redis' : 'in-process' }, `Parley listening on ${url}`);
+  const notice = await demoModelNotice(database.db, config);
+  if (notice) logger.info(notice);
 
   let closing: Promise<void> | null = null;
   return {
