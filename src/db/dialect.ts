@@ -29,16 +29,6 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * For claiming work items with several instances: on PostgreSQL the selected
- * rows are locked and rows another instance already locked are skipped
- * (`FOR UPDATE SKIP LOCKED`, inside the claiming transaction); SQLite has one
- * writer at a time, so the plain select inside the transaction is already exclusive.
- */
-export function skipLockedRows<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: DialectName): Q {
-  return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
-}
-
-/**
  * Locks the selected rows until the transaction ends. PostgreSQL needs it for
  * read-then-write use cases; SQLite serializes writing transactions on its one
  * connection already (and has no FOR UPDATE).

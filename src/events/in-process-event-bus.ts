@@ -1,9 +1,11 @@
 import type { EventBus, Unsubscribe } from './event-bus.js';
+import { parseFrozen } from './frozen-message.js';
 
 /**
- * The single-instance bus. Messages are copied through JSON and delivered on a
- * later tick, exactly as the Redis bus would: code that works here cannot come
- * to depend on sharing objects or on synchronous delivery.
+ * The single-instance bus. Messages are copied through JSON (one frozen copy
+ * shared by the subscribers) and delivered on a later tick, exactly as the
+ * Redis bus would: code that works here cannot come to depend on sharing
+ * objects with the publisher or on synchronous delivery.
  */
 export class InProcessEventBus implements EventBus {
   private readonly handlers = new Map<string, Set<(message: unknown) => void>>();
@@ -11,9 +13,10 @@ export class InProcessEventBus implements EventBus {
   async publish(channel: string, message: unknown): Promise<void> {
     const handlers = this.handlers.get(channel);
     if (!handlers || handlers.size === 0) return;
-    const payload = JSON.stringify(message);
+    // Through JSON, as on Redis: only plain data crosses, and nothing is shared with the publisher.
+    const shared = parseFrozen(JSON.stringify(message));
     for (const handler of [...handlers]) {
-      setImmediate(() => handler(JSON.parse(payload)));
+      setImmediate(() => handler(shared));
     }
   }
 

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { parseFrozen } from './frozen-message.js';
 import type { Logger } from 'pino';
 import type { EventBus, Unsubscribe } from './event-bus.js';
 
@@ -157,16 +158,14 @@ export class RedisEventBus implements EventBus {
     if (!handlers) return;
     let message: unknown;
     try {
-      message = JSON.parse(payload);
+      message = parseFrozen(payload);
     } catch {
       this.logger.warn('ignoring a redis event that is not JSON');
       return;
     }
     for (const handler of [...handlers]) {
-      // Each handler gets its own copy, as on the in-process bus.
-      const copy = handlers.size > 1 ? structuredClone(message) : message;
       try {
-        handler(copy);
+        handler(message);
       } catch (error) {
         this.logger.error({ err: error }, 'event handler failed');
       }
