@@ -1,6 +1,7 @@
 import type { App } from '../app-context.js';
 import { sdkPrincipal } from '../auth/principal.js';
 import { Envelope, errorResponses, ok } from '../http/envelope.js';
+import { AgentProjectCache } from './agent-project-cache.js';
 import { failTurn, finishMessageTurn, relayFailure, startMessageTurn, type AgentRuntime } from './agent-service.js';
 import { ContinueBody, ContinueResponse, MessageBody, MessageResponse } from './agent-schemas.js';
 import { continueTurn } from './continue-service.js';
@@ -9,7 +10,9 @@ import { streamMessage } from './stream-message.js';
 
 /** The conversation routes: a message (whole or streamed) and the hops that continue its turn. */
 export async function agentRoutes(app: App): Promise<void> {
-  const { db, config, auth } = app.parley;
+  const { db, config, auth, bus } = app.parley;
+  const projects = new AgentProjectCache(db);
+  app.parley.onClose(await projects.listen(bus));
   // The AI SDK prints provider warnings (unsupported settings) with console.warn; they belong in our log.
   globalThis.AI_SDK_LOG_WARNINGS = (options) => app.log.warn({ provider: options.provider, model: options.model, warnings: options.warnings }, 'model provider warnings');
 
@@ -23,7 +26,7 @@ export async function agentRoutes(app: App): Promise<void> {
     },
   }, async (request) => {
     const { projectId } = sdkPrincipal(request);
-    const runtime: AgentRuntime = { db, config, log: request.log };
+    const runtime: AgentRuntime = { db, config, projects, log: request.log };
     const started = await startMessageTurn(runtime, projectId, request.body, { streaming: false });
     try {
       const result = await runModelStep({
@@ -46,7 +49,7 @@ export async function agentRoutes(app: App): Promise<void> {
     },
   }, async (request, reply) => {
     const { projectId } = sdkPrincipal(request);
-    await streamMessage({ db, config, log: request.log }, request, reply, projectId, request.body);
+    await streamMessage({ db, config, projects, log: request.log }, request, reply, projectId, request.body);
     return reply;
   });
 
@@ -60,6 +63,6 @@ export async function agentRoutes(app: App): Promise<void> {
     },
   }, async (request) => {
     const { projectId } = sdkPrincipal(request);
-    return ok(await continueTurn({ db, config, log: request.log }, projectId, request.body));
+    return ok(await continueTurn({ db, config, projects, log: request.log }, projectId, request.body));
   });
 }

@@ -13,6 +13,7 @@ import { requireOpenSession } from '../sessions/session-service.js';
 import { newId } from '../shared/ids.js';
 import { isoAfter, nowIso } from '../shared/time.js';
 import type { ActionCatalog } from './action-catalog.js';
+import type { AgentProjectCache } from './agent-project-cache.js';
 import { expireActions, failOpenActionsOfSession, insertActions, insertMessage, insertTurn, updateTurn } from './agent-repository.js';
 import type { AgentActionRow, AgentTurnRow } from './agent-tables.js';
 import { summarizeReply } from './message-summary.js';
@@ -22,6 +23,8 @@ import type { ModelStepResult, ValidToolCall } from './run-model-step.js';
 export interface AgentRuntime {
   db: Db;
   config: Config;
+  /** Project rows and action catalogs, invalidated through the bus. */
+  projects: AgentProjectCache;
   log: FastifyBaseLogger;
 }
 
@@ -80,7 +83,7 @@ export function relayFailure(log: FastifyBaseLogger, error: unknown): AppError {
  */
 export async function startMessageTurn(runtime: AgentRuntime, projectId: string, request: MessageRequest, need: { streaming: boolean }): Promise<StartedTurn> {
   const { db } = runtime;
-  const { project, resolved } = await loadProjectModel(db, runtime.config, projectId, need);
+  const { project, resolved } = await loadProjectModel(runtime.projects, runtime.config, projectId, need);
   if (request.sessionId !== undefined) {
     await requireOpenSession(db, projectId, request.sessionId);
     await refuseWhileEscalated(db, request.sessionId);
@@ -101,7 +104,7 @@ export async function startMessageTurn(runtime: AgentRuntime, projectId: string,
     await recordOpeningPrompt(trx, { projectId, sessionId, screen, content: request.content, at: now });
     return row;
   });
-  const model = await buildModelContext(db, project, turn.session_id, { context: request.context ?? null, mcpVersion });
+  const model = await buildModelContext(db, runtime.projects, project, turn.session_id, { context: request.context ?? null, mcpVersion });
   return { project, resolved, sessionId: turn.session_id, turn, ...model, replyId: newId('msg') };
 }
 
