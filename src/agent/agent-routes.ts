@@ -34,7 +34,7 @@ export async function agentRoutes(app: App): Promise<void> {
       });
       return ok(await finishMessageTurn(runtime, started, result, null));
     } catch (error) {
-      await failTurn(runtime, started.turn.id);
+      await failTurn(runtime, started.turn.id, started);
       throw relayFailure(request.log, error);
     }
   });

@@ -62,14 +62,20 @@ export async function buildModelContext(
   project: ProjectRecord,
   sessionId: string,
   request: { context: Record<string, unknown> | null; mcpVersion: string | null },
+  /** Set when the session is new: its whole history is this one message, so nothing is read. */
+  newSessionMessage: string | null = null,
 ): Promise<{ system: string; messages: ModelMessage[]; catalog: ActionCatalog }> {
-  const [catalog, conversation, exchanges] = await Promise.all([
+  const [catalog, messages] = await Promise.all([
     projects.catalog(project.id, request.mcpVersion),
-    listConversation(db, sessionId),
-    humanExchangesForHistory(db, sessionId),
+    newSessionMessage === null ? loadHistory(db, sessionId) : ([{ role: 'user', content: newSessionMessage }] satisfies ModelMessage[]),
   ]);
   if (!catalog) throw notFound('project');
   const { assistantName, locale } = personalizationForPrompt(project.personalization);
   const system = buildSystemPrompt({ personaPrompt: project.persona_prompt, assistantName, locale, context: request.context, actionTypes: catalog.types });
-  return { system, messages: buildHistory({ ...conversation, exchanges }), catalog };
+  return { system, messages, catalog };
+}
+
+async function loadHistory(db: Db, sessionId: string): Promise<ModelMessage[]> {
+  const [conversation, exchanges] = await Promise.all([listConversation(db, sessionId), humanExchangesForHistory(db, sessionId)]);
+  return buildHistory({ ...conversation, exchanges });
 }
