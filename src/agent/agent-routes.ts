@@ -5,7 +5,7 @@ import { AgentProjectCache } from './agent-project-cache.js';
 import { failTurn, finishMessageTurn, relayFailure, startMessageTurn, type AgentRuntime } from './agent-service.js';
 import { ContinueBody, ContinueResponse, MessageBody, MessageResponse } from './agent-schemas.js';
 import { continueTurn } from './continue-service.js';
-import { runModelStep } from './run-model-step.js';
+import { runModelStep, type ModelStepResult } from './run-model-step.js';
 import { streamMessage } from './stream-message.js';
 
 /** The conversation routes: a message (whole or streamed) and the hops that continue its turn. */
@@ -28,14 +28,21 @@ export async function agentRoutes(app: App): Promise<void> {
     const { projectId } = sdkPrincipal(request);
     const runtime: AgentRuntime = { db, config, projects, log: request.log };
     const started = await startMessageTurn(runtime, projectId, request.body, { streaming: false });
+    let result: ModelStepResult;
     try {
-      const result = await runModelStep({
+      result = await runModelStep({
         model: started.resolved.model, system: started.system, messages: started.messages, catalog: started.catalog, timeoutMs: config.modelTimeoutMs, stream: false,
       });
-      return ok(await finishMessageTurn(runtime, started, result, null));
     } catch (error) {
       await failTurn(runtime, started.turn.id, started);
       throw relayFailure(request.log, error);
+    }
+    try {
+      return ok(await finishMessageTurn(runtime, started, result, null));
+    } catch (error) {
+      // Not the model's fault: a storage failure stays a 500, not AI_RELAY_ERROR.
+      await failTurn(runtime, started.turn.id, started);
+      throw error;
     }
   });
 

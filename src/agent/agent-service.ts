@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModelMessage } from 'ai';
 import type { Config } from '../config/config.js';
+import { commitBatcherFor } from '../db/commit-batcher.js';
 import type { Db } from '../db/database.js';
 import { findOpenEscalationId } from '../escalations/escalation-guard.js';
 import { AppError } from '../http/errors.js';
@@ -118,7 +119,8 @@ export async function startMessageTurn(runtime: AgentRuntime, projectId: string,
     opening: { projectId, sessionId, screen, content: request.content, at: now },
   };
   const deferred = newSession && !need.streaming;
-  if (!deferred) await db.transaction().execute((trx) => writeTurnStart(trx, start));
+  // Group commit: turns starting at the same moment share one commit (see CommitBatcher).
+  if (!deferred) await commitBatcherFor(db).run((trx) => writeTurnStart(trx, start));
   const model = await buildModelContext(db, runtime.projects, project, sessionId, { context: request.context ?? null, mcpVersion }, newSession ? request.content : null);
   return { project, resolved, sessionId, turn, ...model, replyId: newId('msg'), deferred: deferred ? start : null };
 }
@@ -180,7 +182,7 @@ export async function finishMessageTurn(
   const actions = rows.map(envelopeOf);
   const summary = summarizeReply(result.text, actions);
   const usage = usageOf(started, result);
-  await runtime.db.transaction().execute(async (trx) => {
+  await commitBatcherFor(runtime.db).run(async (trx) => {
     if (started.deferred) await writeTurnStart(trx, started.deferred);
     await insertMessage(trx, {
       id: started.replyId, session_id: started.sessionId, turn_id: started.turn.id, role: 'assistant', content: result.text, summary, hop: 0,
