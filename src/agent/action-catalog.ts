@@ -72,7 +72,23 @@ export async function loadActionCatalog(
   project: { id: string; escalate_tool_enabled: number },
   mcpVersion: string | null,
 ): Promise<ActionCatalog> {
-  const rows = await db.selectFrom('project_action_types').select(['mcp_version', 'type', 'description', 'payload_schema']).where('project_id', '=', project.id).execute();
+  return catalogFromRows(await loadActionTypeRows(db, project.id), project, mcpVersion);
+}
+
+/** The project's declared action types as stored: what catalogFromRows needs. */
+export interface ActionTypeRecord {
+  mcp_version: string;
+  type: string;
+  description: string;
+  payload_schema: string;
+}
+
+export async function loadActionTypeRows(db: Db, projectId: string): Promise<ActionTypeRecord[]> {
+  return db.selectFrom('project_action_types').select(['mcp_version', 'type', 'description', 'payload_schema']).where('project_id', '=', projectId).execute();
+}
+
+/** The catalog from already loaded rows (see loadActionCatalog for the rule). */
+export function catalogFromRows(rows: ActionTypeRecord[], project: { escalate_tool_enabled: number }, mcpVersion: string | null): ActionCatalog {
   const versions = [...new Set(rows.map((row) => row.mcp_version).filter((version) => version !== ''))].sort(compareVersionsDescending);
   const chosen = mcpVersion !== null && versions.includes(mcpVersion) ? mcpVersion : (versions[0] ?? '');
   const byType = new Map<string, ActionType>();

@@ -1,15 +1,18 @@
 import type { App } from '../app-context.js';
 import { sdkPrincipal } from '../auth/principal.js';
 import { Envelope, errorResponses, ok } from '../http/envelope.js';
+import { AgentProjectCache } from './agent-project-cache.js';
 import { failTurn, finishMessageTurn, relayFailure, startMessageTurn, type AgentRuntime } from './agent-service.js';
 import { ContinueBody, ContinueResponse, MessageBody, MessageResponse } from './agent-schemas.js';
 import { continueTurn } from './continue-service.js';
-import { runModelStep } from './run-model-step.js';
+import { runModelStep, type ModelStepResult } from './run-model-step.js';
 import { streamMessage } from './stream-message.js';
 
 /** The conversation routes: a message (whole or streamed) and the hops that continue its turn. */
 export async function agentRoutes(app: App): Promise<void> {
-  const { db, config, auth } = app.parley;
+  const { db, config, auth, bus } = app.parley;
+  const projects = new AgentProjectCache(db);
+  app.parley.onClose(await projects.listen(bus));
   // The AI SDK prints provider warnings (unsupported settings) with console.warn; they belong in our log.
   globalThis.AI_SDK_LOG_WARNINGS = (options) => app.log.warn({ provider: options.provider, model: options.model, warnings: options.warnings }, 'model provider warnings');
 
@@ -23,16 +26,23 @@ export async function agentRoutes(app: App): Promise<void> {
     },
   }, async (request) => {
     const { projectId } = sdkPrincipal(request);
-    const runtime: AgentRuntime = { db, config, log: request.log };
+    const runtime: AgentRuntime = { db, config, projects, log: request.log };
     const started = await startMessageTurn(runtime, projectId, request.body, { streaming: false });
+    let result: ModelStepResult;
     try {
-      const result = await runModelStep({
+      result = await runModelStep({
         model: started.resolved.model, system: started.system, messages: started.messages, catalog: started.catalog, timeoutMs: config.modelTimeoutMs, stream: false,
       });
+    } catch (error) {
+      await failTurn(runtime, started.turn.id, started);
+      throw relayFailure(request.log, error);
+    }
+    try {
       return ok(await finishMessageTurn(runtime, started, result, null));
     } catch (error) {
-      await failTurn(runtime, started.turn.id);
-      throw relayFailure(request.log, error);
+      // Not the model's fault: a storage failure stays a 500, not AI_RELAY_ERROR.
+      await failTurn(runtime, started.turn.id, started);
+      throw error;
     }
   });
 
@@ -46,7 +56,7 @@ export async function agentRoutes(app: App): Promise<void> {
     },
   }, async (request, reply) => {
     const { projectId } = sdkPrincipal(request);
-    await streamMessage({ db, config, log: request.log }, request, reply, projectId, request.body);
+    await streamMessage({ db, config, projects, log: request.log }, request, reply, projectId, request.body);
     return reply;
   });
 
@@ -60,6 +70,6 @@ export async function agentRoutes(app: App): Promise<void> {
     },
   }, async (request) => {
     const { projectId } = sdkPrincipal(request);
-    return ok(await continueTurn({ db, config, log: request.log }, projectId, request.body));
+    return ok(await continueTurn({ db, config, projects, log: request.log }, projectId, request.body));
   });
 }

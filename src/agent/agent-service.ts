@@ -1,20 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModelMessage } from 'ai';
 import type { Config } from '../config/config.js';
+import { commitBatcherFor } from '../db/commit-batcher.js';
 import type { Db } from '../db/database.js';
 import { findOpenEscalationId } from '../escalations/escalation-guard.js';
 import { AppError } from '../http/errors.js';
 import { classify } from '../models/model-errors.js';
 import type { ResolvedModel } from '../models/model-registry.js';
 import type { ProjectRecord } from '../projects/project-repository.js';
-import { recordOpeningPrompt } from '../prompts/prompt-recorder.js';
+import { recordOpeningPrompt, type OpeningPrompt } from '../prompts/prompt-recorder.js';
 import { insertSession } from '../sessions/session-repository.js';
 import { requireOpenSession } from '../sessions/session-service.js';
 import { newId } from '../shared/ids.js';
 import { isoAfter, nowIso } from '../shared/time.js';
 import type { ActionCatalog } from './action-catalog.js';
+import type { AgentProjectCache } from './agent-project-cache.js';
 import { expireActions, failOpenActionsOfSession, insertActions, insertMessage, insertTurn, updateTurn } from './agent-repository.js';
-import type { AgentActionRow, AgentTurnRow } from './agent-tables.js';
+import type { AgentActionRow, AgentMessageRow, AgentTurnRow } from './agent-tables.js';
 import { summarizeReply } from './message-summary.js';
 import { buildModelContext, loadProjectModel } from './model-context.js';
 import type { ModelStepResult, ValidToolCall } from './run-model-step.js';
@@ -22,6 +24,8 @@ import type { ModelStepResult, ValidToolCall } from './run-model-step.js';
 export interface AgentRuntime {
   db: Db;
   config: Config;
+  /** Project rows and action catalogs, invalidated through the bus. */
+  projects: AgentProjectCache;
   log: FastifyBaseLogger;
 }
 
@@ -55,6 +59,8 @@ export interface StartedTurn {
   catalog: ActionCatalog;
   /** Id the assistant reply will have; known up front so streamed actions can point at it. */
   replyId: string;
+  /** The turn's start when it is not stored yet: finishMessageTurn writes it with the reply. */
+  deferred: TurnStart | null;
 }
 
 /** The AI must not talk over a human: while an escalation is open, messages go to the operator. */
@@ -73,36 +79,64 @@ export function relayFailure(log: FastifyBaseLogger, error: unknown): AppError {
   return new AppError('AI_RELAY_ERROR', relay.publicMessage);
 }
 
+/** The rows that start a turn: written before the model call, or (deferred) with the reply. */
+interface TurnStart {
+  projectId: string;
+  /** The session is created by this message. */
+  newSession: boolean;
+  turn: AgentTurnRow;
+  userMessage: Omit<AgentMessageRow, 'seq'>;
+  opening: OpeningPrompt;
+}
+
 /**
  * Starts a turn for a new user message: ends the previous turn (its unreported
- * actions fail with reason superseded), stores the message and records it as an
- * opening prompt, all in one transaction, then gathers what the model will see.
+ * actions fail with reason superseded, or timeout when expired), stores the
+ * message and records it as an opening prompt, all in one transaction, then
+ * gathers what the model will see. A non-streamed message that creates its
+ * session defers those writes to finishMessageTurn, so the whole turn is one
+ * transaction: nobody can know the new session before the reply names it, and a
+ * failed model call then leaves nothing behind.
  */
 export async function startMessageTurn(runtime: AgentRuntime, projectId: string, request: MessageRequest, need: { streaming: boolean }): Promise<StartedTurn> {
   const { db } = runtime;
-  const { project, resolved } = await loadProjectModel(db, runtime.config, projectId, need);
+  const { project, resolved } = await loadProjectModel(runtime.projects, runtime.config, projectId, need);
+  const newSession = request.sessionId === undefined;
   if (request.sessionId !== undefined) {
     await requireOpenSession(db, projectId, request.sessionId);
     await refuseWhileEscalated(db, request.sessionId);
-    await expireActions(db, request.sessionId);
   }
+  const sessionId = request.sessionId ?? newId('ses');
   const now = nowIso();
   const mcpVersion = request.mcpVersion ?? null;
-  const turn = await db.transaction().execute(async (trx) => {
-    const sessionId = request.sessionId ?? (await insertSession(trx, { projectId })).id;
-    if (request.sessionId !== undefined) {
-      await failOpenActionsOfSession(trx, sessionId, 'superseded');
-      await trx.updateTable('agent_turns').set({ status: 'superseded', updated_at: now }).where('session_id', '=', sessionId).where('status', '=', 'open').execute();
-    }
-    const row: AgentTurnRow = { id: newId('trn'), session_id: sessionId, project_id: projectId, hop: 0, status: 'open', mcp_version: mcpVersion, created_at: now, updated_at: now };
-    await insertTurn(trx, row);
-    await insertMessage(trx, { id: newId('msg'), session_id: sessionId, turn_id: row.id, role: 'user', content: request.content, summary: null, hop: 0, mcp_version: mcpVersion, usage: null, created_at: now });
-    const screen = typeof request.context?.['currentScreen'] === 'string' ? request.context['currentScreen'] : null;
-    await recordOpeningPrompt(trx, { projectId, sessionId, screen, content: request.content, at: now });
-    return row;
-  });
-  const model = await buildModelContext(db, project, turn.session_id, { context: request.context ?? null, mcpVersion });
-  return { project, resolved, sessionId: turn.session_id, turn, ...model, replyId: newId('msg') };
+  const turn: AgentTurnRow = { id: newId('trn'), session_id: sessionId, project_id: projectId, hop: 0, status: 'open', mcp_version: mcpVersion, created_at: now, updated_at: now };
+  const screen = typeof request.context?.['currentScreen'] === 'string' ? request.context['currentScreen'] : null;
+  const start: TurnStart = {
+    projectId,
+    newSession,
+    turn,
+    userMessage: { id: newId('msg'), session_id: sessionId, turn_id: turn.id, role: 'user', content: request.content, summary: null, hop: 0, mcp_version: mcpVersion, usage: null, created_at: now },
+    opening: { projectId, sessionId, screen, content: request.content, at: now },
+  };
+  const deferred = newSession && !need.streaming;
+  // Group commit: turns starting at the same moment share one commit (see CommitBatcher).
+  if (!deferred) await commitBatcherFor(db).run((trx) => writeTurnStart(trx, start));
+  const model = await buildModelContext(db, runtime.projects, project, sessionId, { context: request.context ?? null, mcpVersion }, newSession ? request.content : null);
+  return { project, resolved, sessionId, turn, ...model, replyId: newId('msg'), deferred: deferred ? start : null };
+}
+
+async function writeTurnStart(trx: Db, start: TurnStart): Promise<void> {
+  const sessionId = start.turn.session_id;
+  if (start.newSession) {
+    await insertSession(trx, { projectId: start.projectId, id: sessionId });
+  } else {
+    await expireActions(trx, sessionId);
+    await failOpenActionsOfSession(trx, sessionId, 'superseded');
+    await trx.updateTable('agent_turns').set({ status: 'superseded', updated_at: start.turn.created_at }).where('session_id', '=', sessionId).where('status', '=', 'open').execute();
+  }
+  await insertTurn(trx, start.turn);
+  await insertMessage(trx, start.userMessage);
+  await recordOpeningPrompt(trx, start.opening);
 }
 
 export function actionRow(started: Pick<StartedTurn, 'project' | 'turn' | 'replyId'>, hop: number, call: ValidToolCall): AgentActionRow {
@@ -148,7 +182,8 @@ export async function finishMessageTurn(
   const actions = rows.map(envelopeOf);
   const summary = summarizeReply(result.text, actions);
   const usage = usageOf(started, result);
-  await runtime.db.transaction().execute(async (trx) => {
+  await commitBatcherFor(runtime.db).run(async (trx) => {
+    if (started.deferred) await writeTurnStart(trx, started.deferred);
     await insertMessage(trx, {
       id: started.replyId, session_id: started.sessionId, turn_id: started.turn.id, role: 'assistant', content: result.text, summary, hop: 0,
       mcp_version: started.turn.mcp_version, usage: JSON.stringify(usage), created_at: nowIso(),
@@ -160,7 +195,9 @@ export async function finishMessageTurn(
 }
 
 /** A turn whose model call failed is kept out of the history, so a retried message is not seen twice. */
-export async function failTurn(runtime: AgentRuntime, turnId: string): Promise<void> {
+export async function failTurn(runtime: AgentRuntime, turnId: string, started?: Pick<StartedTurn, 'deferred'>): Promise<void> {
+  // A deferred turn was never stored: there is nothing to mark.
+  if (started?.deferred) return;
   try {
     await updateTurn(runtime.db, turnId, { status: 'failed' });
   } catch (error) {

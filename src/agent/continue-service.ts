@@ -54,7 +54,7 @@ const replayPollMs = 25;
  */
 export async function continueTurn(runtime: AgentRuntime, projectId: string, request: ContinueRequest): Promise<ContinueResponse> {
   const { db, config } = runtime;
-  const { project, resolved } = await loadProjectModel(db, config, projectId, { streaming: false });
+  const { project, resolved } = await loadProjectModel(runtime.projects, config, projectId, { streaming: false });
   await requireOpenSession(db, projectId, request.sessionId);
   await refuseWhileEscalated(db, request.sessionId);
   await expireActions(db, request.sessionId);
@@ -104,7 +104,7 @@ export async function continueTurn(runtime: AgentRuntime, projectId: string, req
     if (hop >= project.max_hops) {
       step = { text: closingMessage(project.max_hops), calls: [], tokensUsed: 0, latencyMs: 0 };
     } else {
-      const model = await buildModelContext(db, project, turn.session_id, { context: request.context, mcpVersion: turn.mcp_version });
+      const model = await buildModelContext(db, runtime.projects, project, turn.session_id, { context: request.context, mcpVersion: turn.mcp_version });
       const history = withResults(model.messages, new Map(applied.map((a) => [a.id, a])));
       step = await runModelStep({ model: resolved.model, system: model.system, messages: history, catalog: model.catalog, timeoutMs: config.modelTimeoutMs, stream: false });
       calls = step.calls.map((call) => actionRow(started, hop, call));

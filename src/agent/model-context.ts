@@ -6,8 +6,9 @@ import { AppError, notFound } from '../http/errors.js';
 import { UnsupportedModelError } from '../models/model-errors.js';
 import { resolveLanguageModel, type ResolvedModel } from '../models/model-registry.js';
 import { parseModelSpec } from '../models/model-spec.js';
-import { findProject, type ProjectRecord } from '../projects/project-repository.js';
-import { loadActionCatalog, type ActionCatalog } from './action-catalog.js';
+import type { ProjectRecord } from '../projects/project-repository.js';
+import type { ActionCatalog } from './action-catalog.js';
+import type { AgentProjectCache } from './agent-project-cache.js';
 import { listConversation } from './agent-repository.js';
 import { buildHistory } from './conversation-history.js';
 import { buildSystemPrompt, personalizationForPrompt } from './system-prompt.js';
@@ -30,8 +31,8 @@ function cachedModel(key: string, build: () => ResolvedModel): ResolvedModel {
 }
 
 /** The project and its model, checked before anything is stored: a bad model answers 422 up front. */
-export async function loadProjectModel(db: Db, config: Config, projectId: string, need: { streaming: boolean }): Promise<{ project: ProjectRecord; resolved: ResolvedModel }> {
-  const project = await findProject(db, projectId);
+export async function loadProjectModel(projects: AgentProjectCache, config: Config, projectId: string, need: { streaming: boolean }): Promise<{ project: ProjectRecord; resolved: ResolvedModel }> {
+  const project = await projects.project(projectId);
   if (!project) throw notFound('project');
   let resolved: ResolvedModel;
   try {
@@ -57,16 +58,24 @@ export async function loadProjectModel(db: Db, config: Config, projectId: string
  */
 export async function buildModelContext(
   db: Db,
+  projects: AgentProjectCache,
   project: ProjectRecord,
   sessionId: string,
   request: { context: Record<string, unknown> | null; mcpVersion: string | null },
+  /** Set when the session is new: its whole history is this one message, so nothing is read. */
+  newSessionMessage: string | null = null,
 ): Promise<{ system: string; messages: ModelMessage[]; catalog: ActionCatalog }> {
-  const [catalog, conversation, exchanges] = await Promise.all([
-    loadActionCatalog(db, project, request.mcpVersion),
-    listConversation(db, sessionId),
-    humanExchangesForHistory(db, sessionId),
+  const [catalog, messages] = await Promise.all([
+    projects.catalog(project.id, request.mcpVersion),
+    newSessionMessage === null ? loadHistory(db, sessionId) : ([{ role: 'user', content: newSessionMessage }] satisfies ModelMessage[]),
   ]);
+  if (!catalog) throw notFound('project');
   const { assistantName, locale } = personalizationForPrompt(project.personalization);
   const system = buildSystemPrompt({ personaPrompt: project.persona_prompt, assistantName, locale, context: request.context, actionTypes: catalog.types });
-  return { system, messages: buildHistory({ ...conversation, exchanges }), catalog };
+  return { system, messages, catalog };
+}
+
+async function loadHistory(db: Db, sessionId: string): Promise<ModelMessage[]> {
+  const [conversation, exchanges] = await Promise.all([listConversation(db, sessionId), humanExchangesForHistory(db, sessionId)]);
+  return buildHistory({ ...conversation, exchanges });
 }

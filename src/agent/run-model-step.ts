@@ -40,10 +40,17 @@ interface Attempt {
   usage: LanguageModelUsage | undefined;
 }
 
+/** Tool sets by catalog: catalogs are cached per project, so their tools (and the SDK's work on their schemas) are reused. */
+const toolSets = new WeakMap<ActionCatalog, ToolSet>();
+
 /** Tools without `execute`: the SDK returns each call to us, and we hand it to the app as an action. */
 function toolsOf(catalog: ActionCatalog): ToolSet {
-  const tools: ToolSet = {};
-  for (const type of catalog.types) tools[type.type] = tool({ description: type.description, inputSchema: jsonSchema(type.payloadSchema) });
+  let tools = toolSets.get(catalog);
+  if (!tools) {
+    tools = {};
+    for (const type of catalog.types) tools[type.type] = tool({ description: type.description, inputSchema: jsonSchema(type.payloadSchema) });
+    toolSets.set(catalog, tools);
+  }
   return tools;
 }
 

@@ -4,9 +4,10 @@ import { newId } from '../shared/ids.js';
 import { nowIso } from '../shared/time.js';
 import type { SessionRow } from './session-tables.js';
 
-export async function insertSession(db: Db, input: { projectId: string; userId?: string | null | undefined; deviceInfo?: object | null | undefined }): Promise<SessionRow> {
+export async function insertSession(db: Db, input: { projectId: string; userId?: string | null | undefined; deviceInfo?: object | null | undefined; id?: string }): Promise<SessionRow> {
   const row: SessionRow = {
-    id: newId('ses'),
+    // A caller may pick the id ahead (the agent knows it before it writes the turn).
+    id: input.id ?? newId('ses'),
     project_id: input.projectId,
     user_id: input.userId ?? null,
     device_info: input.deviceInfo ? JSON.stringify(input.deviceInfo) : null,

@@ -3,7 +3,7 @@ import { closingMessage } from '../../src/agent/continue-service.js';
 import { conversationForOperator } from '../../src/agent/conversation-query.js';
 import { itRejectsBadCredentials } from '../support/auth-matrix.js';
 import { testDialects, type Tenant } from '../support/harness.js';
-import { chatBodies, fakeModelTenant, startAgentFixture, type AgentFixture } from './agent-support.js';
+import { announceProjectChange, chatBodies, fakeModelTenant, startAgentFixture, type AgentFixture } from './agent-support.js';
 
 describe.each(testDialects())('POST /agent/continue and action routes on %s', (dialect) => {
   let fixture: AgentFixture;
@@ -130,6 +130,7 @@ describe.each(testDialects())('POST /agent/continue and action routes on %s', (d
     const tenant = await fakeModelTenant(fixture);
     const { sessionId, actionId } = await startTurn(tenant);
     await fixture.server.database.db.updateTable('projects').set({ model: 'openai:gpt-4o', model_base_url: null }).where('id', '=', tenant.projectId).execute();
+    await announceProjectChange(fixture, tenant.projectId);
     const response = await tenant.sdk.post('/agent/continue', { sessionId, context: {}, results: [result(actionId)] });
     expect(response.status).toBe(422);
     expect(response.body.error.code).toBe('UNSUPPORTED_MODEL');

@@ -229,6 +229,22 @@ describe.each(testDialects())('POST /agent/message on %s', (dialect) => {
     expect(JSON.stringify(chatBodies(fixture.upstream)[1]!.messages)).not.toContain('FIRST-TRY');
   });
 
+  it('leaves nothing behind when the model call of a message that would create its session fails', async () => {
+    const tenant = await fakeModelTenant(fixture);
+    fixture.upstream.enqueue({ status: 500 }, { text: 'recovered' });
+    const failed = await tenant.sdk.post('/agent/message', { content: 'Where is my order?' });
+    expect(failed.status).toBe(502);
+    const db = fixture.server.database.db;
+    const count = async (table: 'sessions' | 'agent_turns' | 'prompt_openings') =>
+      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', tenant.projectId).executeTakeFirstOrThrow()).n);
+    expect([await count('sessions'), await count('agent_turns'), await count('prompt_openings')]).toEqual([0, 0, 0]);
+    const retried = await tenant.sdk.post('/agent/message', { content: 'Where is my order?' });
+    expect(retried.status).toBe(200);
+    expect([await count('sessions'), await count('agent_turns'), await count('prompt_openings')]).toEqual([1, 1, 1]);
+    const stored = await db.selectFrom('agent_messages').select(['role', 'content']).where('session_id', '=', retried.body.data.sessionId).orderBy('seq').execute();
+    expect(stored).toEqual([{ role: 'user', content: 'Where is my order?' }, { role: 'assistant', content: 'recovered' }]);
+  });
+
   it('answers 502 AI_RELAY_ERROR when the upstream refuses connections', async () => {
     const tenant = await createTenant(fixture.server, { model: 'openai-compatible:fake-llm', modelBaseUrl: 'http://127.0.0.1:9' });
     const response = await tenant.sdk.post('/agent/message', { content: 'hi' });

@@ -1,4 +1,5 @@
 import type { Config } from '../../src/config/config.js';
+import { channels } from '../../src/events/event-bus.js';
 import type { FakeUpstream, RecordedRequest } from '../fakes/fake-upstream-server.js';
 import { startOpenAIUpstream } from '../fakes/openai-upstream.js';
 import { createTenant, startTestServer, type DialectName, type Tenant, type TestServer } from '../support/harness.js';
@@ -27,6 +28,7 @@ export async function fakeModelTenant(fixture: AgentFixture, projectChanges: Rec
   const tenant = await createTenant(fixture.server, { model: 'openai-compatible:fake-llm', modelBaseUrl: fixture.upstream.url });
   if (Object.keys(projectChanges).length > 0) {
     await fixture.server.database.db.updateTable('projects').set(projectChanges).where('id', '=', tenant.projectId).execute();
+    await announceProjectChange(fixture, tenant.projectId);
   }
   return tenant;
 }
@@ -84,4 +86,10 @@ export async function insertActionType(fixture: AgentFixture, projectId: string,
       created_at: new Date().toISOString(),
     })
     .execute();
+  await announceProjectChange(fixture, projectId);
+}
+
+/** Tests that write project rows directly say so on the bus, as the admin API does after a save. */
+export async function announceProjectChange(fixture: AgentFixture, projectId: string): Promise<void> {
+  await fixture.server.bus.publish(channels.projectUpdated, { projectId });
 }
