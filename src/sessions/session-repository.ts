@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { insertBatcherFor } from '../db/insert-batcher.js';
+import { commitBatcherFor } from '../db/commit-batcher.js';
 import { newId } from '../shared/ids.js';
 import { nowIso } from '../shared/time.js';
 import type { SessionRow } from './session-tables.js';
@@ -14,14 +14,13 @@ export async function insertSession(db: Db, input: { projectId: string; userId?:
     created_at: nowIso(),
     ended_at: null,
   };
-  // Outside a transaction, concurrent creations share one commit (see InsertBatcher).
-  if (db.isTransaction) await insertSessionRows(db, [row]);
-  else await insertBatcherFor(db, 'sessions', insertSessionRows).add(row);
+  const insert = async (trx: Db) => {
+    await trx.insertInto('sessions').values(row).execute();
+  };
+  // Outside a transaction, concurrent creations share one commit (see CommitBatcher).
+  if (db.isTransaction) await insert(db);
+  else await commitBatcherFor(db).run(insert);
   return row;
-}
-
-async function insertSessionRows(db: Db, rows: SessionRow[]): Promise<void> {
-  await db.insertInto('sessions').values(rows).execute();
 }
 
 /** A session of this project that has not been ended; anything else is "not found". */
