@@ -64,10 +64,28 @@ export async function serveEscalationStream(ctx: AppContext, request: FastifyReq
     stream.end();
     return;
   }
-  const sendMessage = (message: { id: string; content: string; createdAt: string }) => {
-    if (sent.has(message.id) || (since !== undefined && message.createdAt <= since)) return;
-    sent.add(message.id);
-    stream.send({ type: 'human-message', message });
+  // Live signals are wake-ups; the frames themselves are read from the database after the last
+  // one sent, one read at a time. Replies committed concurrently can be *published* out of order
+  // (on Redis even more so), but they commit in createdAt order under the escalation's row lock,
+  // so reading from the cursor always sends them in order — and a client that reconnects with
+  // since = the last createdAt it saw can never skip an earlier reply that arrived late.
+  let cursor = backlog.at(-1)?.created_at ?? since;
+  let queue: Promise<void> = Promise.resolve();
+  const inOrder = (work: () => Promise<void> | void) => {
+    queue = queue.then(async () => {
+      if (!stream.isClosed) await work();
+    }).catch((error: unknown) => {
+      request.log.error({ err: error }, 'escalation stream read failed');
+      stream.end();
+    });
+  };
+  const pullMessages = async () => {
+    for (const message of await listEscalationMessages(ctx.db, escalationId, { since: cursor, operatorOnly: true })) {
+      cursor = message.created_at;
+      if (sent.has(message.id)) continue;
+      sent.add(message.id);
+      stream.send({ type: 'human-message', message: { id: message.id, content: message.content, createdAt: message.created_at } });
+    }
   };
   const sendStatus = (next: EscalationSignal & { kind: 'status' }) => {
     // A change the snapshot already showed (it arrived while the backlog was read) is not repeated.
@@ -77,19 +95,20 @@ export async function serveEscalationStream(ctx: AppContext, request: FastifyReq
     if (status === 'resolved') stream.end();
   };
   subscription.goLive((signal) => {
-    if (stream.isClosed) return;
-    if (signal.kind === 'human-message') sendMessage(signal.message);
-    else sendStatus(signal);
+    if (signal.kind === 'human-message') inOrder(pullMessages);
+    else inOrder(async () => {
+      // Resolved ends the stream, so every reply committed before it goes out first.
+      if (signal.status === 'resolved') await pullMessages();
+      sendStatus(signal);
+    });
   });
   // Redis was away (scale-out): what was published meanwhile is read back from the database.
   resyncOnReconnect(ctx.bus, request.log, (handler) => stream.onClose(handler), async () => {
-    const latest = await findEscalationInProject(ctx.db, projectId, escalationId);
-    const messages = await listEscalationMessages(ctx.db, escalationId, { since, operatorOnly: true });
-    if (!latest || stream.isClosed) return;
-    const operatorName = latest.claimed_by_name ?? undefined;
-    if (latest.status !== 'resolved') sendStatus({ kind: 'status', status: latest.status, ...(operatorName ? { operatorName } : {}) });
-    for (const message of messages) sendMessage({ id: message.id, content: message.content, createdAt: message.created_at });
-    if (latest.status === 'resolved') sendStatus({ kind: 'status', status: 'resolved', ...(operatorName ? { operatorName } : {}) });
+    inOrder(async () => {
+      await pullMessages();
+      const latest = await findEscalationInProject(ctx.db, projectId, escalationId);
+      if (latest) sendStatus({ kind: 'status', status: latest.status, ...(latest.claimed_by_name ? { operatorName: latest.claimed_by_name } : {}) });
+    });
   });
 }
 

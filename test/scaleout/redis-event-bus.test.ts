@@ -48,7 +48,12 @@ describe.skipIf(!redisUrl)('the Redis event bus', () => {
     await sender.publish('fan-out', { n: 1 });
     await eventually(() => first.length === 1 && second.length === 1);
     expect(first[0]).toEqual({ n: 1 });
-    expect(first[0]).not.toBe(second[0]);
+    // One parsed copy is shared, frozen, so no handler can change what another sees.
+    expect(Object.isFrozen(first[0])).toBe(true);
+    expect(() => {
+      (first[0] as { n: number }).n = 9;
+    }).toThrow(TypeError);
+    expect(second[0]).toEqual({ n: 1 });
     await unsubscribeFirst();
     await sender.publish('fan-out', { n: 2 });
     await eventually(() => second.length === 2);
