@@ -2,7 +2,7 @@ import { CliError } from '../cli/cli-error.js';
 import { stringOption, withDatabase, type Command, type CommandInput } from '../cli/command-support.js';
 import { AppError } from '../http/errors.js';
 import type { DeliveryStatus } from './webhook-tables.js';
-import { createWebhookEndpoint, listDeliveryViews, listWebhookEndpointViews, removeWebhookEndpoint } from './webhook-service.js';
+import { createWebhookEndpoint, listDeliveryViews, listWebhookEndpointViews, removeWebhookEndpoint, retryDelivery } from './webhook-service.js';
 
 function required(values: CommandInput['values'], name: string): string {
   const value = stringOption(values, name);
@@ -84,9 +84,23 @@ const deliveries: Command = {
   },
 };
 
+const retry: Command = {
+  summary: 'retry a failed delivery now (fresh attempt budget): --workspace-id ID --id DELIVERY_ID [--json]',
+  options: { ...common, id: { type: 'string' } },
+  async run({ config, values }) {
+    const workspaceId = required(values, 'workspace-id');
+    const id = required(values, 'id');
+    // Sent by the worker of a running server (within PARLEY_WEBHOOK_POLL_INTERVAL_MS), not by this command.
+    const delivery = await run(() => withDatabase(config, (database) => retryDelivery(database.db, workspaceId, id)));
+    print(values, { delivery }, [`re-queued ${delivery.id}: the delivery worker sends it at its next poll`]);
+    return 0;
+  },
+};
+
 export const webhookCommands: Record<string, Command> = {
   'webhooks add': add,
   'webhooks list': list,
   'webhooks remove': remove,
   'webhooks deliveries': deliveries,
+  'webhooks retry': retry,
 };

@@ -98,3 +98,23 @@ export async function pruneFinishedDeliveries(db: Db, olderThan: string): Promis
   const result = await db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('finished_at', '<', olderThan).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+export async function findWorkspaceDelivery(db: Db, workspaceId: string, deliveryId: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+}
+
+/**
+ * Makes a not-yet-delivered delivery due now with a fresh attempt budget. The
+ * WHERE on the status makes it a compare-and-set against a concurrent success:
+ * a delivery that got through in between is left alone (false).
+ */
+export async function requeueDelivery(db: Db, workspaceId: string, deliveryId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, finished_at: null })
+    .where('id', '=', deliveryId)
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '!=', 'delivered')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

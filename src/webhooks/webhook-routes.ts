@@ -2,9 +2,9 @@ import { Type } from 'typebox';
 import type { App } from '../app-context.js';
 import { workspaceUserPrincipal } from '../auth/principal.js';
 import { escalationEventTypes } from '../escalations/escalation-event.js';
-import { IdParams, Message } from '../http/common-schemas.js';
+import { Id, IdParams, Message } from '../http/common-schemas.js';
 import { Envelope, errorResponses, ok } from '../http/envelope.js';
-import { createWebhookEndpoint, listDeliveryViews, listWebhookEndpointViews, removeWebhookEndpoint, rotateWebhookSecret } from './webhook-service.js';
+import { createWebhookEndpoint, listDeliveryViews, listWebhookEndpointViews, removeWebhookEndpoint, retryDelivery, rotateWebhookSecret } from './webhook-service.js';
 
 const EventType = Type.Enum([...escalationEventTypes]);
 const Endpoint = Type.Object({ id: Type.String(), url: Type.String(), description: Type.String(), eventTypes: Type.Array(EventType), createdAt: Type.String() });
@@ -16,7 +16,7 @@ const Delivery = Type.Object({
 
 /** Webhook endpoints of the workspace (dashboard user token + X-Workspace-Id). */
 export async function webhookRoutes(app: App): Promise<void> {
-  const { db, auth, config } = app.parley;
+  const { db, auth, config, webhooks } = app.parley;
 
   app.post('/admin/webhooks', {
     onRequest: auth.workspaceUser,
@@ -78,5 +78,20 @@ export async function webhookRoutes(app: App): Promise<void> {
   }, async (request) => {
     const { workspaceId } = workspaceUserPrincipal(request);
     return ok({ deliveries: await listDeliveryViews(db, workspaceId, { endpointId: request.params.id, status: request.query.status, limit: request.query.limit ?? 50 }) });
+  });
+
+  app.post('/admin/webhooks/deliveries/:deliveryId/retry', {
+    onRequest: auth.workspaceUser,
+    schema: {
+      tags: ['admin'],
+      summary: 'Retry a failed (or pending) delivery now, with a fresh attempt budget; 409 if already delivered',
+      params: Type.Object({ deliveryId: Id('webhook delivery id (dlv_…)') }),
+      response: { 200: Envelope(Type.Object({ delivery: Delivery })), ...errorResponses(401, 403, 404, 409, 422) },
+    },
+  }, async (request) => {
+    const { workspaceId } = workspaceUserPrincipal(request);
+    const delivery = await retryDelivery(db, workspaceId, request.params.deliveryId);
+    webhooks.wake();
+    return ok({ delivery });
   });
 }

@@ -1,9 +1,11 @@
 import type { Db } from '../db/database.js';
 import { escalationEventTypes, type EscalationEventType } from '../escalations/escalation-event.js';
-import { notFound, validationError } from '../http/errors.js';
+import { AppError, notFound, validationError } from '../http/errors.js';
 import { newId } from '../shared/ids.js';
 import { isoAfter, nowIso } from '../shared/time.js';
-import { deleteWebhookEndpoint, findWebhookEndpoint, insertWebhookEndpoint, listDeliveries, listWebhookEndpoints, updateWebhookSecret } from './webhook-repository.js';
+import {
+  deleteWebhookEndpoint, findWebhookEndpoint, findWorkspaceDelivery, insertWebhookEndpoint, listDeliveries, listWebhookEndpoints, requeueDelivery, updateWebhookSecret,
+} from './webhook-repository.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import type { DeliveryStatus, WebhookDeliveryRow, WebhookEndpointRow } from './webhook-tables.js';
 import { assertWebhookUrl, WebhookUrlError } from './webhook-url.js';
@@ -89,4 +91,21 @@ export async function rotateWebhookSecret(db: Db, workspaceId: string, endpointI
 export async function listDeliveryViews(db: Db, workspaceId: string, filter: { endpointId?: string | undefined; status?: DeliveryStatus | undefined; limit: number }): Promise<WebhookDeliveryView[]> {
   if (filter.endpointId !== undefined && !(await findWebhookEndpoint(db, workspaceId, filter.endpointId))) throw notFound('webhook endpoint');
   return (await listDeliveries(db, workspaceId, filter)).map(toDeliveryView);
+}
+
+const alreadyDelivered = (): AppError => new AppError('CONFLICT', 'webhook delivery was already delivered; only failed or pending deliveries can be retried');
+
+/**
+ * Re-queues a failed (or still pending) delivery: due now, attempts reset to 0
+ * so it gets the full PARLEY_WEBHOOK_MAX_ATTEMPTS budget again. The last error
+ * and status code stay visible until the next attempt replaces them. The
+ * caller wakes the worker.
+ */
+export async function retryDelivery(db: Db, workspaceId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+  const existing = await findWorkspaceDelivery(db, workspaceId, deliveryId);
+  if (!existing) throw notFound('webhook delivery');
+  if (existing.status === 'delivered' || !(await requeueDelivery(db, workspaceId, deliveryId, nowIso()))) throw alreadyDelivered();
+  const updated = await findWorkspaceDelivery(db, workspaceId, deliveryId);
+  if (!updated) throw notFound('webhook delivery');
+  return toDeliveryView(updated);
 }

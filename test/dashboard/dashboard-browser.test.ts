@@ -268,9 +268,20 @@ describe.skipIf(!existsSync(chromiumPath))('dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Rotate secret' }).click();
       await page.getByText('New secret for').waitFor();
       expect(await secretField.inputValue()).not.toBe(first);
+      // One delivery that failed for good (the worker is off here, so the outcome is written directly).
+      await tenant.sdk.post('/agent/escalation', { reason: 'user_requested' });
+      await server.database.db.updateTable('webhook_deliveries').set({ status: 'failed', attempts: 8, last_status_code: 500, last_error: 'endpoint answered 500', finished_at: new Date().toISOString() }).where('workspace_id', '=', tenant.workspaceId).execute();
       await page.getByRole('button', { name: 'Delivery log' }).click();
       await page.getByRole('table').waitFor();
       await page.screenshot({ path: `${screenshotDir}webhooks.png` });
+      if (hasRoute('POST', '/admin/webhooks/deliveries/:deliveryId/retry')) {
+        await page.getByRole('button', { name: /^Retry escalation-created delivery/ }).click();
+        await page.getByRole('cell', { name: 'pending' }).waitFor();
+        expect(await page.getByRole('button', { name: /^Retry / }).count()).toBe(0);
+        const log = await tenant.user.get('/admin/webhooks');
+        const deliveries = await tenant.user.get(`/admin/webhooks/${log.body.data.endpoints[0].id}/deliveries`);
+        expect(deliveries.body.data.deliveries).toEqual([expect.objectContaining({ status: 'pending', attempts: 0 })]);
+      }
     }
     await context.close();
   });

@@ -45,6 +45,14 @@ describe.each(testDialects())('parley webhooks CLI on %s', (dialect) => {
       const deliveries = await parley(databaseUrl, ['webhooks', 'deliveries', '--json', '--workspace-id', tenant.workspaceId]);
       expect(JSON.parse(deliveries.stdout).deliveries).toEqual([expect.objectContaining({ eventType: 'escalation-created', status: 'pending', attempts: 0 })]);
 
+      const deliveryId = JSON.parse(deliveries.stdout).deliveries[0].id;
+      const retried = await parley(databaseUrl, ['webhooks', 'retry', '--json', '--workspace-id', tenant.workspaceId, '--id', deliveryId]);
+      expect(retried.code).toBe(0);
+      expect(JSON.parse(retried.stdout).delivery).toMatchObject({ id: deliveryId, status: 'pending', attempts: 0 });
+      const foreign = await parley(databaseUrl, ['webhooks', 'retry', '--workspace-id', 'wsp_other', '--id', deliveryId]);
+      expect(foreign.code).not.toBe(0);
+      expect(foreign.stderr).toContain('not found');
+
       const removed = await parley(databaseUrl, ['webhooks', 'remove', '--workspace-id', tenant.workspaceId, '--id', created.endpoint.id]);
       expect(removed.code).toBe(0);
       const again = await parley(databaseUrl, ['webhooks', 'remove', '--workspace-id', tenant.workspaceId, '--id', created.endpoint.id]);

@@ -33,6 +33,7 @@ export function WebhooksPage({ session }: { session: Session }) {
   const [kinds, setKinds] = useState<string[]>(eventTypes);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [log, setLog] = useState<{ endpointId: string; deliveries: Delivery[] } | null>(null);
+  const [retrying, setRetrying] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -82,6 +83,18 @@ export function WebhooksPage({ session }: { session: Session }) {
       const data = await request<{ deliveries: Delivery[] }>(session, 'GET', `/admin/webhooks/${encodeURIComponent(endpoint.id)}/deliveries?limit=50`);
       setLog({ endpointId: endpoint.id, deliveries: data.deliveries });
     });
+  const retry = (endpoint: Endpoint, delivery: Delivery): void => {
+    setRetrying(delivery.id);
+    void run(async () => {
+      try {
+        await request(session, 'POST', `/admin/webhooks/deliveries/${encodeURIComponent(delivery.id)}/retry`);
+      } finally {
+        setRetrying(null);
+        // Refresh even after a 409: the log then shows the delivery's real status.
+        showLog(endpoint);
+      }
+    });
+  };
   const toggle = (kind: string): void => setKinds((current) => (current.includes(kind) ? current.filter((k) => k !== kind) : [...current, kind]));
 
   return (
@@ -126,7 +139,7 @@ export function WebhooksPage({ session }: { session: Session }) {
               <div className="table-wrap">
                 <table>
                   <caption className="visually-hidden">Deliveries to {endpoint.url}</caption>
-                  <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th></tr></thead>
+                  <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
                   <tbody>
                     {log.deliveries.map((delivery) => (
                       <tr key={delivery.id}>
@@ -135,9 +148,16 @@ export function WebhooksPage({ session }: { session: Session }) {
                         <td><span className={`badge ${delivery.status === 'delivered' ? 'active' : delivery.status === 'failed' ? 'failed' : 'pending'}`}>{delivery.status}</span></td>
                         <td>{delivery.attempts}</td>
                         <td>{delivery.lastStatusCode ?? delivery.lastError ?? ''}</td>
+                        <td>
+                          {delivery.status === 'failed' && (
+                            <button type="button" onClick={() => retry(endpoint, delivery)} disabled={retrying === delivery.id} aria-label={`Retry ${delivery.eventType} delivery from ${formatTime(delivery.createdAt)}`}>
+                              {retrying === delivery.id ? 'Retrying…' : 'Retry'}
+                            </button>
+                          )}
+                        </td>
                       </tr>
                     ))}
-                    {log.deliveries.length === 0 && <tr><td colSpan={5} className="empty">No deliveries yet.</td></tr>}
+                    {log.deliveries.length === 0 && <tr><td colSpan={6} className="empty">No deliveries yet.</td></tr>}
                   </tbody>
                 </table>
               </div>

@@ -2390,6 +2390,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/webhooks/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a failed (or pending) delivery now, with a fresh attempt budget; 409 if already delivered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description webhook delivery id (dlv_…) */
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                delivery: {
+                                    attempts: number;
+                                    createdAt: string;
+                                    endpointId: string;
+                                    eventId: string;
+                                    eventType: string;
+                                    finishedAt: string | null;
+                                    id: string;
+                                    lastError: string | null;
+                                    lastStatusCode: number | null;
+                                    nextAttemptAt: string | null;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "delivered" | "failed";
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every failure: a code from the error table and a message naming the problem. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "VALIDATION_ERROR" | "NOT_FOUND" | "ESCALATION_RESOLVED" | "RECOVER_PENDING_FAILED" | "UNSUPPORTED_MODEL" | "AI_RELAY_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "WRONG_SCOPE" | "CONFLICT" | "ESCALATION_CLAIMED" | "ESCALATION_OPEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/action/{actionId}/complete": {
         parameters: {
             query?: never;
