@@ -41,7 +41,8 @@ async function start(): Promise<{ url: string; sdkKey?: string }> {
     });
     return { url: await app.listen({ port: 0, host: '127.0.0.1' }) };
   }
-  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), 'parley-bench-')), 'parley.db')}`, modelTimeoutMs: 600_000, ssePingIntervalMs: 15_000 });
+  // Rate limits off: the benchmark measures capacity, not the limiter (see BENCHMARKS.md).
+  const config = configWith({ rateLimits: { ...configWith({}).rateLimits, enabled: false }, logLevel: 'silent', port: 0, databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), 'parley-bench-')), 'parley.db')}`, modelTimeoutMs: 600_000, ssePingIntervalMs: 15_000 });
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   const app = await buildApp({ config, database, bus: new InProcessEventBus(), logger: pino({ level: 'silent' }) });

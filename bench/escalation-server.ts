@@ -20,7 +20,8 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const send = (message: unknown) => process.send?.(message);
 
 async function startParley(): Promise<() => Promise<void>> {
-  const config = configWith({ logLevel: 'silent', port: 0, databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), 'parley-bench-')), 'bench.db')}`, webhookDeliveryEnabled: false });
+  // Rate limits off: the benchmark measures capacity, not the limiter (see BENCHMARKS.md).
+  const config = configWith({ rateLimits: { ...configWith({}).rateLimits, enabled: false }, logLevel: 'silent', port: 0, databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), 'parley-bench-')), 'bench.db')}`, webhookDeliveryEnabled: false });
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   const bus = new InProcessEventBus();

@@ -83,7 +83,7 @@ const children: ChildProcess[] = [];
 try {
   const hello = await startChild('bench/hello-server.ts', {});
   children.push(hello.child);
-  const parley = await startChild('bench/parley-server.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel });
+  const parley = await startChild('bench/parley-server.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, PARLEY_RATE_LIMITS_ENABLED: 'false' });
   children.push(parley.child);
   const auth = { authorization: `Bearer ${tenant.sdkKey}` };
   const targets = [

@@ -33,9 +33,10 @@ export function installGracefulShutdown(app: FastifyInstance, parts: { lifecycle
 
   // Every response sent during shutdown closes its connection, so keep-alive
   // clients reconnect elsewhere and idle sockets do not hold the close open.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Callback-style: it runs on every response, where an async hook's promise costs measurably.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (parts.lifecycle.shuttingDown) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   app.addHook('preClose', async () => {
