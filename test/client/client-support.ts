@@ -1,29 +1,12 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Config } from '../../src/config/config.js';
-import type { FakeUpstream } from '../fakes/fake-upstream-server.js';
-import { startOpenAIUpstream } from '../fakes/openai-upstream.js';
-import { createTenant, startTestServer, type DialectName, type Tenant, type TestServer } from '../support/harness.js';
+import { startAgentFixture, type AgentFixture } from '../agent/agent-support.js';
+import { createTenant, type Tenant } from '../support/harness.js';
 import { ParleyClient, type ParleyClientOptions } from '../../packages/client/src/index.js';
 
-export interface LiveFixture {
-  server: TestServer;
-  upstream: FakeUpstream;
-  close(): Promise<void>;
-}
-
-/** The real app plus a fake OpenAI-compatible model server, both on real ports. */
-export async function startLiveFixture(dialect: DialectName, overrides: Partial<Config> = {}): Promise<LiveFixture> {
-  const [server, upstream] = await Promise.all([startTestServer(dialect, { ssePingIntervalMs: 100, ...overrides }), startOpenAIUpstream()]);
-  return {
-    server,
-    upstream,
-    close: async () => {
-      await upstream.close();
-      await server.close();
-    },
-  };
-}
+/** The real app plus a fake OpenAI-compatible model server: the agent tests' fixture. */
+export type LiveFixture = AgentFixture;
+export const startLiveFixture = startAgentFixture;
 
 /** A tenant whose project's model is the fake upstream; `settings` go through the admin API. */
 export async function fakeModelTenant(fixture: LiveFixture, settings: Record<string, unknown> = {}): Promise<Tenant> {
