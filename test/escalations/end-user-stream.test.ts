@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InProcessEventBus } from '../../src/events/in-process-event-bus.js';
 import { createTenant, startTestServer, testDialects, type Tenant, type TestServer } from '../support/harness.js';
 import { SseReader } from '../support/sse-reader.js';
+import { eventually as until } from '../support/eventually.js';
 
 async function start(tenant: Tenant) {
   const response = await tenant.sdk.post('/agent/escalation', { reason: 'user_requested' });
@@ -13,13 +14,6 @@ function openStream(tenant: Tenant, escalationId: string, since?: string) {
   return SseReader.open(tenant.sdk.url(`/agent/escalation/${escalationId}/stream${query}`), tenant.sdk.headers);
 }
 
-async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe.each(testDialects())('end-user escalation stream on %s', (dialect) => {
   let server: TestServer;

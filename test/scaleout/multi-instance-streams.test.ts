@@ -4,17 +4,11 @@ import { clusterSkipReason, createCluster, type Cluster } from '../support/clust
 import { bootstrapInto, type ServerProcess } from '../support/server-process.js';
 import { SseReader } from '../support/sse-reader.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 
 const skipReason = clusterSkipReason();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-}
 
 type Tenant = Awaited<ReturnType<typeof bootstrapInto>>;
 const sdk = (server: ServerProcess, tenant: Tenant) => new ApiClient(server.url, { authorization: `Bearer ${tenant.sdkKey}` });

@@ -3,19 +3,13 @@ import pg from 'pg';
 import { ApiClient } from '../support/api-client.js';
 import { clusterSkipReason, createCluster, type Cluster } from '../support/cluster.js';
 import { bootstrapInto, type ServerProcess } from '../support/server-process.js';
+import { eventually } from '../support/eventually.js';
 
 const skipReason = clusterSkipReason();
 if (skipReason) console.log(`[parley tests] multi-instance suite SKIPPED: ${skipReason}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-}
 
 function sdkClient(server: ServerProcess, sdkKey: string): ApiClient {
   return new ApiClient(server.url, { authorization: `Bearer ${sdkKey}` });

@@ -4,17 +4,11 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { RedisEventBus } from '../../src/events/redis-event-bus.js';
+import { eventually } from '../support/eventually.js';
 
 const redisUrl = inject('redisUrl');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 
 describe.skipIf(!redisUrl)('the Redis event bus', () => {
   const prefix = `parley-bus-test-${randomBytes(4).toString('hex')}:`;

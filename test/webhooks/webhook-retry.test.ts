@@ -3,6 +3,7 @@ import type { Config } from '../../src/config/config.js';
 import { itRejectsBadCredentials } from '../support/auth-matrix.js';
 import { createTenant, startTestServer, testDialects, type Tenant, type TestServer } from '../support/harness.js';
 import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
+import { eventually as until } from '../support/eventually.js';
 
 /** The worker on, one attempt per delivery, so a single 500 fails it for good. */
 const oneShot: Partial<Config> = {
@@ -14,15 +15,6 @@ const oneShot: Partial<Config> = {
   webhookTimeoutMs: 2000,
 };
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function deliveryWithStatus(tenant: Tenant, endpointId: string, status: string) {
   return until(async () => {

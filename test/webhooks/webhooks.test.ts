@@ -4,6 +4,7 @@ import { ApiClient } from '../support/api-client.js';
 import { createTenant, databaseUrlFor, startTestServer, testDialects, type Tenant, type TestServer } from '../support/harness.js';
 import { SseReader } from '../support/sse-reader.js';
 import { verifyWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
+import { eventually as until } from '../support/eventually.js';
 
 /** Fast retries, private receivers allowed, the worker on. */
 const deliveryConfig: Partial<Config> = {
@@ -16,15 +17,6 @@ const deliveryConfig: Partial<Config> = {
   ssePingIntervalMs: 50,
 };
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function addEndpoint(tenant: Tenant, url: string, eventTypes?: string[]) {
   const response = await tenant.user.post('/admin/webhooks', { url, ...(eventTypes ? { eventTypes } : {}) });
