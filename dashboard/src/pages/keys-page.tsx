@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { describeError, isMissingRoute, request } from '../api/api-client';
+import { useCallback, useState, type FormEvent } from 'react';
+import { describeError, request } from '../api/api-client';
+import { useAdminLoad } from '../api/use-admin-load';
 import type { ApiKeySummary, Project } from '../api/admin-types';
 import type { Session } from '../api/session-store';
 import { Unavailable } from '../components/unavailable';
@@ -8,8 +9,6 @@ import { formatTime } from '../format';
 export function KeysPage({ session }: { session: Session }) {
   const [keys, setKeys] = useState<ApiKeySummary[]>([]);
   const [projects, setProjects] = useState<Project[]>([]);
-  const [missing, setMissing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'sdk' | 'operator'>('sdk');
   const [projectId, setProjectId] = useState('');
@@ -17,8 +16,8 @@ export function KeysPage({ session }: { session: Session }) {
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
+  const { missing, error, setError, reload: load } = useAdminLoad(
+    useCallback(async () => {
       const [keyList, projectList] = await Promise.all([
         request<{ keys: ApiKeySummary[] }>(session, 'GET', '/admin/keys'),
         request<{ projects: Project[] }>(session, 'GET', '/admin/projects'),
@@ -26,15 +25,8 @@ export function KeysPage({ session }: { session: Session }) {
       setKeys(keyList.keys);
       setProjects(projectList.projects);
       setProjectId((current) => current || projectList.projects[0]?.id || '');
-    } catch (caught) {
-      if (isMissingRoute(caught)) setMissing(true);
-      else setError(describeError(caught));
-    }
-  }, [session]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+    }, [session]),
+  );
 
   if (missing) return <Unavailable what="Key management" />;
 

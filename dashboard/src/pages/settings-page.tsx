@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
-import { describeError, isMissingRoute, request } from '../api/api-client';
+import { useCallback, useState } from 'react';
+import { request } from '../api/api-client';
+import { useAdminLoad } from '../api/use-admin-load';
 import type { Project } from '../api/admin-types';
 import type { Session } from '../api/session-store';
 import { Unavailable } from '../components/unavailable';
@@ -14,23 +15,13 @@ export type SaveProject = (changes: Record<string, unknown>) => Promise<void>;
 export function SettingsPage({ session }: { session: Session }) {
   const [projects, setProjects] = useState<Project[]>([]);
   const [projectId, setProjectId] = useState('');
-  const [missing, setMissing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
+  const { missing, error } = useAdminLoad(
+    useCallback(async () => {
       const data = await request<{ projects: Project[] }>(session, 'GET', '/admin/projects');
       setProjects(data.projects);
       setProjectId((current) => (data.projects.some((p) => p.id === current) ? current : (data.projects[0]?.id ?? '')));
-    } catch (caught) {
-      if (isMissingRoute(caught)) setMissing(true);
-      else setError(describeError(caught));
-    }
-  }, [session]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+    }, [session]),
+  );
 
   if (missing) return <Unavailable what="Project settings" />;
   const project = projects.find((p) => p.id === projectId);

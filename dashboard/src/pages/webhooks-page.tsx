@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { describeError, isMissingRoute, request } from '../api/api-client';
+import { useCallback, useState, type FormEvent } from 'react';
+import { describeError, request } from '../api/api-client';
+import { useAdminLoad } from '../api/use-admin-load';
 import type { Session } from '../api/session-store';
 import { Unavailable } from '../components/unavailable';
 import { formatTime } from '../format';
@@ -27,26 +28,17 @@ interface Delivery {
 /** Webhook endpoints: add (secret shown once), rotate the secret, remove, read the delivery log. */
 export function WebhooksPage({ session }: { session: Session }) {
   const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
-  const [missing, setMissing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [kinds, setKinds] = useState<string[]>(eventTypes);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [log, setLog] = useState<{ endpointId: string; deliveries: Delivery[] } | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
+  const { missing, error, setError, reload: load } = useAdminLoad(
+    useCallback(async () => {
       setEndpoints((await request<{ endpoints: Endpoint[] }>(session, 'GET', '/admin/webhooks')).endpoints);
-    } catch (caught) {
-      if (isMissingRoute(caught)) setMissing(true);
-      else setError(describeError(caught));
-    }
-  }, [session]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+    }, [session]),
+  );
 
   if (missing) return <Unavailable what="Webhooks" />;
 
