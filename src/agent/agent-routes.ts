@@ -13,8 +13,6 @@ export async function agentRoutes(app: App): Promise<void> {
   const { db, config, auth, bus } = app.parley;
   const projects = new AgentProjectCache(db);
   app.parley.onClose(await projects.listen(bus));
-  // The AI SDK prints provider warnings (unsupported settings) with console.warn; they belong in our log.
-  globalThis.AI_SDK_LOG_WARNINGS = (options) => app.log.warn({ provider: options.provider, model: options.model, warnings: options.warnings }, 'model provider warnings');
 
   app.post('/agent/message', {
     onRequest: auth.sdk,
@@ -31,7 +29,7 @@ export async function agentRoutes(app: App): Promise<void> {
     let result: ModelStepResult;
     try {
       result = await runModelStep({
-        model: started.resolved.model, system: started.system, messages: started.messages, catalog: started.catalog, timeoutMs: config.modelTimeoutMs, stream: false,
+        model: started.resolved.model, system: started.system, messages: started.messages, catalog: started.catalog, timeoutMs: config.modelTimeoutMs, stream: false, log: request.log,
       });
     } catch (error) {
       await failTurn(runtime, started.turn.id, started);

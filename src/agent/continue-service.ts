@@ -106,7 +106,7 @@ export async function continueTurn(runtime: AgentRuntime, projectId: string, req
     } else {
       const model = await buildModelContext(db, runtime.projects, project, turn.session_id, { context: request.context, mcpVersion: turn.mcp_version });
       const history = withResults(model.messages, new Map(applied.map((a) => [a.id, a])));
-      step = await runModelStep({ model: resolved.model, system: model.system, messages: history, catalog: model.catalog, timeoutMs: config.modelTimeoutMs, stream: false });
+      step = await runModelStep({ model: resolved.model, system: model.system, messages: history, catalog: model.catalog, timeoutMs: config.modelTimeoutMs, stream: false, log: runtime.log });
       calls = step.calls.map((call) => actionRow(started, hop, call));
     }
     const isDone = calls.length === 0 || hop >= project.max_hops;

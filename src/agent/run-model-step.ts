@@ -1,4 +1,7 @@
-import { generateText, jsonSchema, streamText, tool, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet, type TypedToolCall } from 'ai';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ModelMessage } from 'ai';
+import { generateReply, providerTool, streamReply, type ModelCallOutput, type ProviderTool } from '../models/model-call.js';
+import type { LanguageModelV3 } from '../models/language-model-spec.js';
 import { classify } from '../models/model-errors.js';
 import type { ActionCatalog } from './action-catalog.js';
 
@@ -12,7 +15,7 @@ export interface ValidToolCall {
 }
 
 export interface ModelStepInput {
-  model: LanguageModel;
+  model: LanguageModelV3;
   system: string;
   messages: ModelMessage[];
   catalog: ActionCatalog;
@@ -23,6 +26,8 @@ export interface ModelStepInput {
   onTextDelta?: (text: string) => void;
   /** Streaming only: each valid action as soon as it is complete; awaited (it persists the action). */
   onAction?: (call: ValidToolCall) => Promise<void>;
+  /** Where provider warnings (settings it ignored) go. */
+  log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export interface ModelStepResult {
@@ -34,33 +39,17 @@ export interface ModelStepResult {
   latencyMs: number;
 }
 
-interface Attempt {
-  text: string;
-  toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown; invalid: boolean }>;
-  usage: LanguageModelUsage | undefined;
-}
+/** Provider tools by catalog: catalogs are cached per project, so their tools are built once. */
+const toolSets = new WeakMap<ActionCatalog, ProviderTool[]>();
 
-/** Tool sets by catalog: catalogs are cached per project, so their tools (and the SDK's work on their schemas) are reused. */
-const toolSets = new WeakMap<ActionCatalog, ToolSet>();
-
-/** Tools without `execute`: the SDK returns each call to us, and we hand it to the app as an action. */
-function toolsOf(catalog: ActionCatalog): ToolSet {
+/** The catalog's action types as tools. The model's calls come back to us; the app runs them as actions. */
+function toolsOf(catalog: ActionCatalog): ProviderTool[] {
   let tools = toolSets.get(catalog);
   if (!tools) {
-    tools = {};
-    for (const type of catalog.types) tools[type.type] = tool({ description: type.description, inputSchema: jsonSchema(type.payloadSchema) });
+    tools = catalog.types.map((type) => providerTool(type.type, type.description, type.payloadSchema));
     toolSets.set(catalog, tools);
   }
   return tools;
-}
-
-function usageTokens(usage: LanguageModelUsage | undefined): number {
-  if (!usage) return 0;
-  return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-}
-
-function simplify(call: TypedToolCall<ToolSet>): Attempt['toolCalls'][number] {
-  return { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, invalid: call.invalid === true };
 }
 
 /**
@@ -78,16 +67,18 @@ export async function runModelStep(input: ModelStepInput): Promise<ModelStepResu
 
   for (let attemptNumber = 1; attemptNumber <= maxAttemptsPerStep; attemptNumber++) {
     const started = performance.now();
-    let attempt: Attempt;
+    let attempt: ModelCallOutput;
     try {
-      attempt = input.stream ? await streamAttempt(input, tools, messages, signal) : await generateAttempt(input, tools, messages, signal);
+      const call = { model: input.model, system: input.system, messages, tools, abortSignal: signal, onTextDelta: input.onTextDelta };
+      attempt = input.stream ? await streamReply(call) : await generateReply(call);
     } catch (error) {
       throw classify(error);
     } finally {
       result.latencyMs += performance.now() - started;
     }
+    if (attempt.warnings.length > 0) input.log.warn({ model: input.model.modelId, provider: input.model.provider, warnings: attempt.warnings }, 'model provider warnings');
     result.text += attempt.text;
-    result.tokensUsed += usageTokens(attempt.usage);
+    result.tokensUsed += attempt.tokensUsed;
 
     const problems = new Map<string, string>();
     for (const call of attempt.toolCalls) {
@@ -129,46 +120,4 @@ export async function runModelStep(input: ModelStepInput): Promise<ModelStepResu
     );
   }
   return result;
-}
-
-async function generateAttempt(input: ModelStepInput, tools: ToolSet, messages: ModelMessage[], signal: AbortSignal): Promise<Attempt> {
-  const response = await generateText({ model: input.model, system: input.system, messages, tools, maxRetries: 0, abortSignal: signal });
-  return { text: response.text, toolCalls: response.toolCalls.map(simplify), usage: response.totalUsage };
-}
-
-async function streamAttempt(input: ModelStepInput, tools: ToolSet, messages: ModelMessage[], signal: AbortSignal): Promise<Attempt> {
-  const response = streamText({
-    model: input.model,
-    system: input.system,
-    messages,
-    tools,
-    maxRetries: 0,
-    abortSignal: signal,
-    // Errors arrive as parts of fullStream and are thrown below; without onError the SDK prints them.
-    onError: () => {},
-  });
-  const attempt: Attempt = { text: '', toolCalls: [], usage: undefined };
-  for await (const part of response.fullStream) {
-    switch (part.type) {
-      case 'text-delta':
-        if (part.text !== '') {
-          attempt.text += part.text;
-          input.onTextDelta?.(part.text);
-        }
-        break;
-      case 'tool-call':
-        attempt.toolCalls.push(simplify(part));
-        break;
-      case 'finish':
-        attempt.usage = part.totalUsage;
-        break;
-      case 'error':
-        throw part.error;
-      case 'abort':
-        throw signal.reason ?? new DOMException('the model call was aborted', 'AbortError');
-      default:
-        break;
-    }
-  }
-  return attempt;
 }

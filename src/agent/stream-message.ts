@@ -38,6 +38,7 @@ export async function streamMessage(runtime: AgentRuntime, request: FastifyReque
       catalog: started.catalog,
       timeoutMs: runtime.config.modelTimeoutMs,
       stream: true,
+      log: runtime.log,
       onTextDelta: (delta) => {
         text += delta;
         open().send({ type: 'text-delta', content: delta });

@@ -19,3 +19,7 @@ export type LanguageModelV3Message = LanguageModelV3Prompt[number];
 export type LanguageModelV3Usage = LanguageModelV3GenerateResult['usage'];
 export type LanguageModelV3Content = LanguageModelV3GenerateResult['content'][number];
 export type LanguageModelV3Tool = NonNullable<LanguageModelV3CallOptions['tools']>[number];
+export type LanguageModelV3FunctionTool = Extract<LanguageModelV3Tool, { type: 'function' }>;
+export type LanguageModelV3Warning = LanguageModelV3GenerateResult['warnings'][number];
+export type LanguageModelV3AssistantContent = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'];
+export type LanguageModelV3ToolResultOutput = Extract<Extract<LanguageModelV3Message, { role: 'tool' }>['content'][number], { type: 'tool-result' }>['output'];

@@ -153,6 +153,16 @@ describe.each(testDialects())('POST /agent/message on %s', (dialect) => {
     expect(toolMessage.content).toContain('screen');
   });
 
+  it('does not send a call to an action the project does not offer; the model is told', async () => {
+    const tenant = await fakeModelTenant(fixture);
+    fixture.upstream.enqueue({ toolCalls: [{ name: 'launch_rockets', args: { count: 3 } }] }, { text: 'I cannot do that.' });
+    const { body } = await tenant.sdk.post('/agent/message', { content: 'launch' });
+    expect(body.data.message.actions).toEqual([]);
+    expect(body.data.message.content).toBe('I cannot do that.');
+    const toolMessage = chatBodies(fixture.upstream)[1]!.messages.find((m) => m.role === 'tool')!;
+    expect(toolMessage.content).toContain('"launch_rockets" is not an available action');
+  });
+
   it('gives up on invalid payloads after three attempts and returns no action', async () => {
     const tenant = await fakeModelTenant(fixture);
     fixture.upstream.setDefaultReply({ toolCalls: [{ name: 'navigate', args: { screen: 42 } }] });
