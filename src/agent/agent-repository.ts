@@ -1,3 +1,4 @@
+import { compiledOnce, insertRow } from '../db/compiled-once.js';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../shared/time.js';
 import type { ActionStatus, AgentActionRow, AgentContinueReplyRow, AgentMessageRow, AgentTurnRow } from './agent-tables.js';
@@ -5,23 +6,31 @@ import type { ActionStatus, AgentActionRow, AgentContinueReplyRow, AgentMessageR
 /* Thin data access for the agent's tables: plain functions taking `db` or a transaction. */
 
 export async function insertTurn(db: Db, row: AgentTurnRow): Promise<void> {
-  await db.insertInto('agent_turns').values(row).execute();
+  await insertRow(db, 'agent_turns', row);
 }
 
 export async function findLatestTurn(db: Db, sessionId: string): Promise<AgentTurnRow | undefined> {
   return db.selectFrom('agent_turns').selectAll().where('session_id', '=', sessionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
-export async function updateTurn(db: Db, turnId: string, changes: Partial<Pick<AgentTurnRow, 'hop' | 'status'>>): Promise<void> {
-  await db.updateTable('agent_turns').set({ ...changes, updated_at: nowIso() }).where('id', '=', turnId).execute();
+const setTurnStatus = compiledOnce((db, status: string, updatedAt: string, turnId: string) =>
+  db.updateTable('agent_turns').set({ status: status as AgentTurnRow['status'], updated_at: updatedAt }).where('id', '=', turnId));
+const setTurnHopAndStatus = compiledOnce((db, hop: number, status: string, updatedAt: string, turnId: string) =>
+  db.updateTable('agent_turns').set({ hop, status: status as AgentTurnRow['status'], updated_at: updatedAt }).where('id', '=', turnId));
+
+export async function updateTurn(db: Db, turnId: string, changes: Pick<AgentTurnRow, 'status'> & Partial<Pick<AgentTurnRow, 'hop'>>): Promise<void> {
+  if (changes.hop === undefined) await setTurnStatus(db, changes.status, nowIso(), turnId);
+  else await setTurnHopAndStatus(db, changes.hop, changes.status, nowIso(), turnId);
 }
 
 export async function insertMessage(db: Db, row: Omit<AgentMessageRow, 'seq'>): Promise<void> {
-  await db.insertInto('agent_messages').values(row).execute();
+  await insertRow(db, 'agent_messages', row);
 }
 
 export async function insertActions(db: Db, rows: AgentActionRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('agent_actions').values(rows).execute();
+  // Several rows stay one statement: outside a transaction they must land together.
+  if (rows.length === 1) await insertRow(db, 'agent_actions', rows[0]!);
+  else if (rows.length > 1) await db.insertInto('agent_actions').values(rows).execute();
 }
 
 /** The session's messages oldest first, leaving out turns whose model call failed. */

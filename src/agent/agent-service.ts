@@ -182,14 +182,16 @@ export async function finishMessageTurn(
   const actions = rows.map(envelopeOf);
   const summary = summarizeReply(result.text, actions);
   const usage = usageOf(started, result);
+  // A deferred turn with nothing left for the app is stored already done: one statement less.
+  const doneAtOnce = started.deferred !== null && rows.length === 0;
   await commitBatcherFor(runtime.db).run(async (trx) => {
-    if (started.deferred) await writeTurnStart(trx, started.deferred);
+    if (started.deferred) await writeTurnStart(trx, doneAtOnce ? { ...started.deferred, turn: { ...started.deferred.turn, status: 'done', updated_at: nowIso() } } : started.deferred);
     await insertMessage(trx, {
       id: started.replyId, session_id: started.sessionId, turn_id: started.turn.id, role: 'assistant', content: result.text, summary, hop: 0,
       mcp_version: started.turn.mcp_version, usage: JSON.stringify(usage), created_at: nowIso(),
     });
     if (stored === null) await insertActions(trx, rows);
-    if (rows.length === 0) await updateTurn(trx, started.turn.id, { status: 'done' });
+    if (rows.length === 0 && !doneAtOnce) await updateTurn(trx, started.turn.id, { status: 'done' });
   });
   return { sessionId: started.sessionId, message: { id: started.replyId, role: 'assistant', content: result.text, summary, actions }, usage };
 }

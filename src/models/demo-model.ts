@@ -219,8 +219,23 @@ function clip(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
+/** Whether a UTF-16 code unit is whitespace as JavaScript's `\s` defines it. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/** Words separated by whitespace; a scan, not a split: it runs over the whole prompt on every call. */
 function countWords(text: string): number {
-  return text.split(/\s+/).filter((word) => word !== '').length;
+  let words = 0;
+  let inWord = false;
+  for (let index = 0; index < text.length; index++) {
+    const space = isSpace(text.charCodeAt(index));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
 }
 
 function promptWords(options: LanguageModelV3CallOptions): number {

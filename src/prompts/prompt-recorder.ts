@@ -1,3 +1,4 @@
+import { compiledOnce } from '../db/compiled-once.js';
 import type { Db } from '../db/database.js';
 import { containsPersonalData, normalizePrompt } from './prompt-normalization.js';
 
@@ -12,6 +13,12 @@ export interface OpeningPrompt {
 
 const maxScreenLength = 200;
 
+const upsertOpening = compiledOnce((db, projectId: string, prompt: string, screen: string, sessionId: string, at: string, atAgain: string) =>
+  db
+    .insertInto('prompt_openings')
+    .values({ project_id: projectId, prompt, screen, session_id: sessionId, last_at: at })
+    .onConflict((conflict) => conflict.columns(['project_id', 'prompt', 'screen', 'session_id']).doUpdateSet({ last_at: atAgain })));
+
 /**
  * Records the first user message of a turn for popular prompts. Called by the
  * agent inside the transaction that stores the message. One row per
@@ -23,9 +30,5 @@ export async function recordOpeningPrompt(db: Db, prompt: OpeningPrompt): Promis
   const normalized = normalizePrompt(prompt.content);
   if (normalized === null || containsPersonalData(normalized)) return;
   const screen = (prompt.screen ?? '').trim().slice(0, maxScreenLength);
-  await db
-    .insertInto('prompt_openings')
-    .values({ project_id: prompt.projectId, prompt: normalized, screen, session_id: prompt.sessionId, last_at: prompt.at })
-    .onConflict((conflict) => conflict.columns(['project_id', 'prompt', 'screen', 'session_id']).doUpdateSet({ last_at: prompt.at }))
-    .execute();
+  await upsertOpening(db, prompt.projectId, normalized, screen, prompt.sessionId, prompt.at, prompt.at);
 }

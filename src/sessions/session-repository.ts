@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import { commitBatcherFor } from '../db/commit-batcher.js';
+import { insertRow } from '../db/compiled-once.js';
 import { newId } from '../shared/ids.js';
 import { nowIso } from '../shared/time.js';
 import type { SessionRow } from './session-tables.js';
@@ -15,7 +16,7 @@ export async function insertSession(db: Db, input: { projectId: string; userId?:
     ended_at: null,
   };
   const insert = async (trx: Db) => {
-    await trx.insertInto('sessions').values(row).execute();
+    await insertRow(trx, 'sessions', row);
   };
   // Outside a transaction, concurrent creations share one commit (see CommitBatcher).
   if (db.isTransaction) await insert(db);

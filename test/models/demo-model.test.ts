@@ -91,6 +91,8 @@ describe('demo model via generateText', () => {
     expect(result.usage.inputTokens).toBe(2);
     expect(result.usage.outputTokens).toBe(result.text.split(/\s+/).length);
     expect(result.usage.totalTokens).toBe(2 + result.text.split(/\s+/).length);
+    const spaced = await generateText({ model, prompt: '  hello\u00a0there\n\tmy\u3000friend  ', tools: parleyTools });
+    expect(spaced.usage.inputTokens).toBe(4);
   });
 
   it('reports a tool result as done and stops calling tools', async () => {
