@@ -2,6 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createDemoModel } from './demo-model.js';
+import { modelFetch } from './model-fetch.js';
 import type { LanguageModelV3 } from './language-model-spec.js';
 import { UnsupportedModelError } from './model-errors.js';
 import { formatModelSpec, isModelProvider, MODEL_PROVIDERS } from './model-spec.js';
@@ -49,7 +50,7 @@ export function resolveLanguageModel(config: ModelConfig, env: ModelEnvironment)
     throw new UnsupportedModelError('invalid-model-spec', `project model ${modelId} has an empty model name`);
   }
   const baseURL = normalizeBaseUrl(config.baseUrl, modelId);
-  const fetchOption = env.fetch === undefined ? {} : { fetch: env.fetch };
+  const fetchOption = { fetch: env.fetch ?? modelFetch };
 
   switch (provider) {
     case 'openai': {
