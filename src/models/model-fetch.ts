@@ -24,9 +24,13 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
  * Bodies other than strings and bytes (forms, streams) go to the global fetch.
  */
 
+// Idle connections are closed after 4 s (undici's default too), before servers typically drop
+// them, so a reused connection is rarely one the server is closing. The timeout only closes
+// idle sockets: on a socket in use it merely emits an event nobody acts on.
+const agentOptions = { keepAlive: true, timeout: 4_000 };
 const agents = {
-  http: new HttpAgent({ keepAlive: true }),
-  https: new HttpsAgent({ keepAlive: true }),
+  http: new HttpAgent(agentOptions),
+  https: new HttpsAgent(agentOptions),
 };
 
 function headerRecord(headers: RequestInit["headers"]): OutgoingHttpHeaders {

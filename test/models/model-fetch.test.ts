@@ -52,6 +52,18 @@ describe('modelFetch (the http client under model providers)', () => {
     expect(request.headers['transfer-encoding']).toBeUndefined();
   });
 
+  it('keeps the connection for the next call', async () => {
+    const ports: number[] = [];
+    routes.set('/port', (res) => res.end(String(ports.length)));
+    const record = (req: IncomingMessage) => ports.push(req.socket.remotePort ?? 0);
+    server.on('request', record);
+    await (await modelFetch(`${base}/port`)).text();
+    await (await modelFetch(`${base}/port`)).text();
+    server.off('request', record);
+    expect(ports).toHaveLength(2);
+    expect(ports[1]).toBe(ports[0]);
+  });
+
   it('accepts Headers and header pairs too', async () => {
     routes.set('/plain', (res) => res.end('fine'));
     await modelFetch(`${base}/plain`, { headers: new Headers({ 'X-One': '1' }) });
