@@ -43,7 +43,8 @@ async function start(): Promise<{ url: string; sdkKey?: string }> {
   }
   // Rate limits off: the benchmark measures capacity, not the limiter (see BENCHMARKS.md).
   const config = configWith({ rateLimits: { ...configWith({}).rateLimits, enabled: false }, logLevel: 'silent', port: 0, databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), 'parley-bench-')), 'parley.db')}`, modelTimeoutMs: 600_000, ssePingIntervalMs: 15_000 });
-  const database = openDatabase(config.databaseUrl);
+  // As server.ts opens it.
+  const database = openDatabase(config.databaseUrl, { backgroundCheckpoints: true });
   await migrateToLatest(database);
   const app = await buildApp({ config, database, bus: new InProcessEventBus(), logger: pino({ level: 'silent' }) });
   const tenant = await bootstrap(database.db, { model: modelArg ?? 'demo:parley-demo', modelBaseUrl: baseUrl, userTokenTtlSeconds: 3600 }, validateModelSetting);

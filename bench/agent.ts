@@ -8,8 +8,7 @@
  * Servers and upstreams run in child processes; this process only generates load and measures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, request as httpRequest, Agent, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, Agent } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 
@@ -166,39 +165,14 @@ async function benchB(): Promise<void> {
   upstream.stop();
 }
 
-/** A streaming upstream in this process, so send and receive times share one clock. */
-async function timedUpstream(chunks: number, gapMs: number): Promise<{ url: string; sentAt: Map<string, number>; close(): void }> {
-  const sentAt = new Map<string, number>();
-  let streamNumber = 0;
-  const frame = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-  const server = createServer((req, res: ServerResponse) => {
-    req.resume();
-    req.on('end', async () => {
-      const stream = streamNumber++;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(frame({ role: 'assistant', content: '' }));
-      for (let i = 0; i < chunks; i++) {
-        await new Promise((resolve) => setTimeout(resolve, gapMs));
-        const id = `s${stream}c${i}`;
-        res.write(frame({ content: `${id} ` }));
-        sentAt.set(id, performance.now());
-      }
-      res.write(frame({}, 'stop'));
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sentAt, close: () => server.close() };
-}
-
 /** Reads an SSE body, calling onData with each frame's data as it arrives. */
-async function readFrames(response: Response, onData: (data: string, at: number) => void): Promise<void> {
+async function readFrames(response: Response, onData: (data: string, at: bigint) => void): Promise<void> {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
-    const at = performance.now();
+    const at = process.hrtime.bigint();
     if (done) return;
     buffer += decoder.decode(value, { stream: true });
     let end: number;
@@ -210,19 +184,21 @@ async function readFrames(response: Response, onData: (data: string, at: number)
   }
 }
 
+/**
+ * (c) The upstream runs in its own process, as a real one would, and stamps each chunk with
+ * the machine's monotonic clock; the bench process reads the stream directly and through
+ * Parley (a third process) and compares arrival times with the stamps.
+ */
 async function benchC(): Promise<void> {
-  const upstream = await timedUpstream(50, 10);
+  const upstream = await startChild('bench/agent-upstream.ts', ['timed']);
   const direct: number[] = [];
   const viaParley: number[] = [];
-  const collect = (into: number[]) => (text: string, at: number) => {
-    for (const id of text.match(/s\d+c\d+/g) ?? []) {
-      const sent = upstream.sentAt.get(id);
-      if (sent !== undefined) into.push(at - sent);
-    }
+  const collect = (into: number[]) => (text: string, at: bigint) => {
+    for (const stamp of text.match(/t\d+/g) ?? []) into.push(Number(at / 1000n - BigInt(stamp.slice(1))) / 1000);
   };
-  const parley = await startChild('bench/agent-server.ts', ['parley', 'openai-compatible:fake', upstream.url]);
+  const parley = await startChild('bench/agent-server.ts', ['parley', 'openai-compatible:fake', upstream.info.url]);
   for (let round = 0; round < 8; round++) {
-    const response = await fetch(`${upstream.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
+    const response = await fetch(`${upstream.info.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
     await readFrames(response, (data, at) => {
       if (data !== '[DONE]') collect(direct)((JSON.parse(data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '', at);
     });
@@ -233,7 +209,7 @@ async function benchC(): Promise<void> {
     });
   }
   parley.stop();
-  upstream.close();
+  upstream.stop();
   // The first round warms both paths up (JIT, connections); it is not counted.
   const steady = (all: number[]) => all.slice(50).sort((a, b) => a - b);
   const d = steady(direct);

@@ -13,7 +13,7 @@ export interface RunningServer {
 
 /** Opens the store, applies migrations, builds the app and listens. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { backgroundCheckpoints: true });
   const applied = await migrateToLatest(database);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   const bus = await createEventBus(config.redisUrl, { prefix: config.redisPrefix, logger });

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Sqlit
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
 import type { Tables } from './tables.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
 
 export type Db = Kysely<Tables>;
 
@@ -17,16 +18,21 @@ export interface Database {
 export interface OpenDatabaseOptions {
   /** Connections in the PostgreSQL pool. */
   poolSize?: number;
+  /**
+   * SQLite files: checkpoint the write-ahead log on a worker thread (wal-checkpointer.ts)
+   * instead of inside commits. For the long-running server; short CLI commands skip it.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Opens `sqlite:<path>` (creating its folder) or `postgres://…`. Does not migrate. */
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.backgroundCheckpoints ?? false);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize ?? 10);
   throw new Error(`unsupported database URL scheme: ${url.split(':')[0]}`);
 }
 
-function openSqlite(path: string): Database {
+function openSqlite(path: string, backgroundCheckpoints: boolean): Database {
   const inMemory = path === ':memory:';
   if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
   const connection = new BetterSqlite3(inMemory ? ':memory:' : resolve(path));
@@ -36,8 +42,30 @@ function openSqlite(path: string): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const cached = withStatementCache(connection);
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: cached }) });
+  sqliteConnections.set(db.getExecutor().adapter, cached);
+  const checkpointer = backgroundCheckpoints && !inMemory ? startWalCheckpointer(resolve(path), (pages) => connection.pragma(`wal_autocheckpoint = ${pages}`)) : null;
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      // The worker first, so the server's connection is the last one and leaves the database whole (no -wal).
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** The connection of each open SQLite database, by its Kysely adapter (shared by its transactions). */
+const sqliteConnections = new WeakMap<object, SqliteDatabase>();
+
+/**
+ * The SQLite connection under `db` (a database or one of its transactions), or undefined
+ * on PostgreSQL. Only for statements run inside a transaction: see compiled-once.ts.
+ */
+export function sqliteConnectionOf(db: Kysely<any>): SqliteDatabase | undefined {
+  return sqliteConnections.get(db.getExecutor().adapter);
 }
 
 const statementCacheSize = 500;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
@@ -22,7 +22,8 @@ export function randomToken(bytes = 32): string {
  * lookup hash (no dictionary to attack) and keeps auth off the hot path's budget.
  */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot crypto.hash (Node ≥ 20.12): a quarter of createHash's cost, paid by every authenticated request.
+  return hash('sha256', value, 'hex');
 }
 
 const scryptParams = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };

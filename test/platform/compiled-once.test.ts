@@ -54,6 +54,31 @@ describe.each(testDialects())('statements compiled once (hot paths) on %s', (dia
     expect((await sessionsOfUser(database.db, projectId, 'dan')).rows).toEqual([]);
   });
 
+  it('keeps a statement run beside an open transaction out of it', async () => {
+    let insideStarted!: () => void;
+    const started = new Promise<void>((resolve) => (insideStarted = resolve));
+    const abandoned = database.db.transaction().execute(async (trx) => {
+      await insertRow(trx, 'sessions', session('ses_e1', 'eve'));
+      insideStarted();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      throw new Error('abandon');
+    });
+    await started;
+    const beside = insertRow(database.db, 'sessions', session('ses_e2', 'eve'));
+    await expect(abandoned).rejects.toThrow('abandon');
+    await beside;
+    expect((await sessionsOfUser(database.db, projectId, 'eve')).rows).toEqual([{ id: 'ses_e2', user_id: 'eve' }]);
+  });
+
+  it('rejects (not throws) when a statement fails, and the transaction rolls back whole', async () => {
+    const failing = database.db.transaction().execute(async (trx) => {
+      await insertRow(trx, 'sessions', session('ses_f1', 'fay'));
+      await insertRow(trx, 'sessions', session('ses_f1', 'fay'));
+    });
+    await expect(failing).rejects.toThrow();
+    expect((await sessionsOfUser(database.db, projectId, 'fay')).rows).toEqual([]);
+  });
+
   it('refuses a query that does not use each argument exactly once', async () => {
     const twice = compiledOnce((db, id: string) => db.selectFrom('sessions').select('id').where('id', '=', id).where('user_id', '=', id));
     await expect(twice(database.db, 'x')).rejects.toThrow(/argument 0 must appear exactly once/);
