@@ -4,8 +4,17 @@
  * correctly as strings and need no per-dialect conversion.
  */
 export function nowIso(): string {
-  return new Date().toISOString();
+  // Formatting costs about a microsecond and a busy server asks many times per millisecond.
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
+
+let lastMs = Number.NaN;
+let lastIso = '';
 
 export function isoAfter(ms: number, from: Date = new Date()): string {
   return new Date(from.getTime() + ms).toISOString();
