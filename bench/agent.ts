@@ -4,7 +4,7 @@
  *   (b) POST /agent/message through the fake OpenAI-compatible upstream vs a minimal relay route
  *   (c) streaming: upstream chunk sent → client text-delta received, vs reading the upstream directly
  *   (d) server memory with 1,000 concurrent open streams
- * Run: node --import tsx bench/agent.ts   (BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_STREAMS to change)
+ * Run: node --import tsx bench/agent.ts   (BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_STREAMS, BENCH_LOADER to change)
  * Servers and upstreams run in child processes; this process only generates load and measures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -47,8 +47,34 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/**
+ * BENCH_LOADER=autocannon drives (a) and (b) with autocannon in its own process (bench/load.ts,
+ * as the platform benchmark does) instead of this process's Node http client. autocannon
+ * sends requests faster, so the baselines reach higher throughput and every ratio is harsher.
+ */
+const loader = process.env['BENCH_LOADER'] === 'autocannon' ? 'autocannon' : 'node-http';
+
+function autocannon(url: string, body: string, headers: Record<string, string>, durationSeconds: number): Promise<{ requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number }> {
+  const spec = JSON.stringify({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections: concurrency, duration: durationSeconds });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited with ${code}`))));
+  });
+}
+
+async function loadWithAutocannon(server: Child, url: string, body: string, headers: Record<string, string>): Promise<LoadResult> {
+  await autocannon(url, body, headers, 1);
+  const cpuBefore = (await server.ask('cpu'))['cpuMs']!;
+  const result = await autocannon(url, body, headers, seconds);
+  const cpuAfter = (await server.ask('cpu'))['cpuMs']!;
+  return { rps: result.requestsPerSecond, p50: result.p50, p99: result.p99, errors: result.non2xx + result.errors, cpuMsPerRequest: (cpuAfter - cpuBefore) / Math.max(1, result.total) };
+}
+
 /** Closed-loop load: `concurrency` keep-alive connections, each sending the next request when the last answers. */
 async function load(server: Child, url: string, body: string, headers: Record<string, string>): Promise<LoadResult> {
+  if (loader === 'autocannon') return loadWithAutocannon(server, url, body, headers);
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const send = () =>
@@ -269,7 +295,7 @@ async function benchD(): Promise<void> {
   console.log(`(d) server RSS with ${openStreams} open streams: ${mb(loaded['rss']!)} MB (heap ${mb(loaded['heapUsed']!)} MB) → ${((loaded['rss']! - idle['rss']!) / openStreams / 1024).toFixed(1)} KB per stream; all opened in ${openMs.toFixed(0)} ms`);
 }
 
-console.log(`agent benchmarks on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1_073_741_824).toFixed(0)} GB, Node ${process.version}; ${seconds} s per load run at ${concurrency} connections`);
+console.log(`agent benchmarks on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1_073_741_824).toFixed(0)} GB, Node ${process.version}; ${seconds} s per load run at ${concurrency} connections, load from ${loader}`);
 const only = process.argv[2];
 for (const [name, run] of [['a', benchA], ['b', benchB], ['c', benchC], ['d', benchD]] as const) {
   if (!only || only.includes(name)) await run();

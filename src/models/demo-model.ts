@@ -238,15 +238,33 @@ function countWords(text: string): number {
   return words;
 }
 
+/**
+ * Word counts of long texts seen lately. The system prompt comes back, equal, on every
+ * call of a project; looking it up costs a fraction of counting it again.
+ */
+const longTextWords = new Map<string, number>();
+const longText = 256;
+
+function cachedWords(text: string): number {
+  if (text.length < longText) return countWords(text);
+  let words = longTextWords.get(text);
+  if (words === undefined) {
+    words = countWords(text);
+    if (longTextWords.size >= 100) longTextWords.delete(longTextWords.keys().next().value as string);
+    longTextWords.set(text, words);
+  }
+  return words;
+}
+
 function promptWords(options: LanguageModelV3CallOptions): number {
   let words = 0;
   for (const message of options.prompt) {
     if (typeof message.content === 'string') {
-      words += countWords(message.content);
+      words += cachedWords(message.content);
       continue;
     }
     for (const part of message.content) {
-      if (part.type === 'text' || part.type === 'reasoning') words += countWords(part.text);
+      if (part.type === 'text' || part.type === 'reasoning') words += cachedWords(part.text);
       else if (part.type === 'tool-call') words += countWords(JSON.stringify(part.input) ?? '');
       else if (part.type === 'tool-result') words += countWords(JSON.stringify(part.output) ?? '');
     }
