@@ -10,6 +10,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, Agent } from 'node:http';
 import { cpus, totalmem } from 'node:os';
+import { streamReply } from '../src/models/model-call.js';
+import { resolveLanguageModel } from '../src/models/model-registry.js';
 import { createInterface } from 'node:readline';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -218,7 +220,10 @@ async function readFrames(response: Response, onData: (data: string, at: bigint)
 async function benchC(): Promise<void> {
   const upstream = await startChild('bench/agent-upstream.ts', ['timed']);
   const direct: number[] = [];
+  const viaSdk: number[] = [];
   const viaParley: number[] = [];
+  // For context: the same upstream read through the AI SDK provider Parley uses, in this process.
+  const { model } = resolveLanguageModel({ provider: 'openai-compatible', model: 'fake', baseUrl: upstream.info.url }, {});
   const collect = (into: number[]) => (text: string, at: bigint) => {
     for (const stamp of text.match(/t\d+/g) ?? []) into.push(Number(at / 1000n - BigInt(stamp.slice(1))) / 1000);
   };
@@ -228,6 +233,7 @@ async function benchC(): Promise<void> {
     await readFrames(response, (data, at) => {
       if (data !== '[DONE]') collect(direct)((JSON.parse(data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '', at);
     });
+    await streamReply({ model, system: '', messages: [{ role: 'user', content: 'hi' }], tools: [], abortSignal: new AbortController().signal, onTextDelta: (text) => collect(viaSdk)(text, process.hrtime.bigint()) });
     const streamed = await fetch(`${parley.info.url}/api/v1/agent/message/stream`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(parley) }, body: messageBody });
     await readFrames(streamed, (data, at) => {
       const parsed = JSON.parse(data) as { type: string; content?: string };
@@ -240,7 +246,9 @@ async function benchC(): Promise<void> {
   const steady = (all: number[]) => all.slice(50).sort((a, b) => a - b);
   const d = steady(direct);
   const p = steady(viaParley);
+  const k = steady(viaSdk);
   console.log(`(c) chunk → client, upstream read directly: p50 ${percentile(d, 50).toFixed(3)} ms, p99 ${percentile(d, 99).toFixed(3)} ms (${d.length} chunks)`);
+  console.log(`(c) for context, chunk → text through the AI SDK provider (openai-compatible) in the reading process: p50 ${percentile(k, 50).toFixed(3)} ms, p99 ${percentile(k, 99).toFixed(3)} ms (${k.length} chunks)`);
   console.log(`(c) chunk → client text-delta through Parley: p50 ${percentile(p, 50).toFixed(3)} ms, p99 ${percentile(p, 99).toFixed(3)} ms (${p.length} chunks)`);
   console.log(`(c) added by Parley: p50 ${(percentile(p, 50) - percentile(d, 50)).toFixed(3)} ms (target < 0.5), p99 ${(percentile(p, 99) - percentile(d, 99)).toFixed(3)} ms (target < 3)`);
 }
