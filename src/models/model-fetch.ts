@@ -105,8 +105,14 @@ export const modelFetch: typeof fetch = (input, init = {}) => {
       const stream = noBodyStatuses.has(status) ? null : decoded(message);
       message.once('close', release);
       if (stream === null) message.resume();
-      // Readable.toWeb: the body streams as it arrives, and errors (reset, abort) reach its reader.
-      resolve(new Response(stream === null ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>), { status, statusText: message.statusMessage ?? '', headers: responseHeaders(message) }));
+      try {
+        // Readable.toWeb: the body streams as it arrives, and errors (reset, abort) reach its reader.
+        resolve(new Response(stream === null ? null : (Readable.toWeb(stream) as ReadableStream<Uint8Array>), { status, statusText: message.statusMessage ?? '', headers: responseHeaders(message) }));
+      } catch (error) {
+        // A status or header the fetch API refuses (e.g. a control character in a value) is an unreadable answer, not a crash.
+        message.destroy();
+        reject(new TypeError('fetch failed', { cause: error }));
+      }
     });
     request.once('error', (error) => {
       release();

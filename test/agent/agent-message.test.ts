@@ -223,6 +223,7 @@ describe.each(testDialects())('POST /agent/message on %s', (dialect) => {
     ['a 429', { status: 429 }],
     ['a 401', { status: 401 }],
     ['a 400', { status: 400 }],
+    ['a redirect (not followed)', { status: 307 }],
     ['garbage', { garbage: true }],
     ['a truncated body', { truncate: true }],
     ['a timeout', { delayMs: 3_000 }],

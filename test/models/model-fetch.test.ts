@@ -132,6 +132,13 @@ describe('modelFetch (the http client under model providers)', () => {
     expect(((failure as TypeError).cause as { code?: string }).code).toBe('ECONNREFUSED');
   });
 
+  it('rejects an answer the fetch API cannot represent instead of crashing', async () => {
+    routes.set('/weird', (res) => res.writeHead(600).end('odd'));
+    const failure = await modelFetch(`${base}/weird`).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as TypeError).message).toBe('fetch failed');
+  });
+
   it('errors the body when the connection breaks off mid-way', async () => {
     routes.set('/cut', (res) => {
       res.writeHead(200, { 'content-length': '1000' });
