@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
 import { newId } from '../shared/ids.js';
 import { enqueueWebhookDeliveries } from '../webhooks/webhook-repository.js';
 import type { EscalationEvent } from './escalation-event.js';
@@ -9,6 +10,12 @@ import type { EscalationEvent } from './escalation-event.js';
  */
 export async function recordEscalationEvent(trx: Db, event: Omit<EscalationEvent, 'id'>): Promise<EscalationEvent> {
   const full: EscalationEvent = { id: newId('evt'), ...event };
+  // PostgreSQL takes seq (bigserial) at insert, and transactions commit in any order: a feed could
+  // see seq 11 committed before 10, and a Last-Event-ID replay (or a resync) after 11 would skip 10.
+  // Holding the workspace row until commit makes a workspace's events commit in seq order. NO KEY
+  // UPDATE, so inserts that merely reference the workspace (foreign keys) do not wait. SQLite runs
+  // one writing transaction at a time already.
+  if (dialectOf(trx) === 'postgres') await trx.selectFrom('workspaces').select('id').where('id', '=', event.workspaceId).forNoKeyUpdate().execute();
   await trx
     .insertInto('escalation_events')
     .values({ id: full.id, workspace_id: full.workspaceId, escalation_id: full.escalationId, type: full.type, payload: JSON.stringify(full), created_at: full.createdAt })
