@@ -3,11 +3,14 @@
  * not share its event loop. argv[2] picks it:
  *   hello            bare Fastify hello-world
  *   relay <url>      minimal Fastify route relaying one fetch to <url>/chat/completions
+ *   pipe <url>       bare node:http server piping <url>/chat/completions' stream through, bytes untouched
  *   parley [model] [baseUrl]  the real app on a fresh SQLite file, one provisioned project
  * Prints one JSON line { url, sdkKey? } on stdout when listening; answers "rss" and "cpu" on stdin
  * with its memory and CPU time so far, and exits on "exit".
  */
 import { mkdtempSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -40,6 +43,19 @@ async function start(): Promise<{ url: string; sdkKey?: string }> {
       return response.json();
     });
     return { url: await app.listen({ port: 0, host: '127.0.0.1' }) };
+  }
+  if (kind === 'pipe') {
+    // The floor for any streaming relay: one more process and network hop, no parsing at all.
+    const target = new URL(`${modelArg}/chat/completions`);
+    const server = createServer((req, res) => {
+      const upstream = httpRequest(target, { method: 'POST', headers: { 'content-type': 'application/json' } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'text/event-stream' });
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   }
   // Rate limits off: the benchmark measures capacity, not the limiter (see BENCHMARKS.md).
   const config = configWith({ rateLimits: { ...configWith({}).rateLimits, enabled: false }, logLevel: 'silent', port: 0, databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), 'parley-bench-')), 'parley.db')}`, modelTimeoutMs: 600_000, ssePingIntervalMs: 15_000 });

@@ -220,6 +220,7 @@ async function readFrames(response: Response, onData: (data: string, at: bigint)
 async function benchC(): Promise<void> {
   const upstream = await startChild('bench/agent-upstream.ts', ['timed']);
   const direct: number[] = [];
+  const viaPipe: number[] = [];
   const viaSdk: number[] = [];
   const viaParley: number[] = [];
   // For context: the same upstream read through the AI SDK provider Parley uses, in this process.
@@ -228,11 +229,13 @@ async function benchC(): Promise<void> {
     for (const stamp of text.match(/t\d+/g) ?? []) into.push(Number(at / 1000n - BigInt(stamp.slice(1))) / 1000);
   };
   const parley = await startChild('bench/agent-server.ts', ['parley', 'openai-compatible:fake', upstream.info.url]);
+  const pipe = await startChild('bench/agent-server.ts', ['pipe', upstream.info.url]);
+  const readUpstreamFrames = (into: number[]) => (data: string, at: bigint) => {
+    if (data !== '[DONE]') collect(into)((JSON.parse(data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '', at);
+  };
   for (let round = 0; round < 8; round++) {
-    const response = await fetch(`${upstream.info.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
-    await readFrames(response, (data, at) => {
-      if (data !== '[DONE]') collect(direct)((JSON.parse(data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '', at);
-    });
+    await readFrames(await fetch(`${upstream.info.url}/chat/completions`, { method: 'POST', body: '{"stream":true}' }), readUpstreamFrames(direct));
+    await readFrames(await fetch(pipe.info.url, { method: 'POST', body: '{"stream":true}' }), readUpstreamFrames(viaPipe));
     await streamReply({ model, system: '', messages: [{ role: 'user', content: 'hi' }], tools: [], abortSignal: new AbortController().signal, onTextDelta: (text) => collect(viaSdk)(text, process.hrtime.bigint()) });
     const streamed = await fetch(`${parley.info.url}/api/v1/agent/message/stream`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(parley) }, body: messageBody });
     await readFrames(streamed, (data, at) => {
@@ -241,13 +244,16 @@ async function benchC(): Promise<void> {
     });
   }
   parley.stop();
+  pipe.stop();
   upstream.stop();
   // The first round warms both paths up (JIT, connections); it is not counted.
   const steady = (all: number[]) => all.slice(50).sort((a, b) => a - b);
   const d = steady(direct);
   const p = steady(viaParley);
   const k = steady(viaSdk);
+  const r = steady(viaPipe);
   console.log(`(c) chunk → client, upstream read directly: p50 ${percentile(d, 50).toFixed(3)} ms, p99 ${percentile(d, 99).toFixed(3)} ms (${d.length} chunks)`);
+  console.log(`(c) for context, chunk → client through a bare byte pipe (one more process and hop, no parsing): p50 ${percentile(r, 50).toFixed(3)} ms, p99 ${percentile(r, 99).toFixed(3)} ms (${r.length} chunks) → the hop alone adds p50 ${(percentile(r, 50) - percentile(d, 50)).toFixed(3)} ms`);
   console.log(`(c) for context, chunk → text through the AI SDK provider (openai-compatible) in the reading process: p50 ${percentile(k, 50).toFixed(3)} ms, p99 ${percentile(k, 99).toFixed(3)} ms (${k.length} chunks)`);
   console.log(`(c) chunk → client text-delta through Parley: p50 ${percentile(p, 50).toFixed(3)} ms, p99 ${percentile(p, 99).toFixed(3)} ms (${p.length} chunks)`);
   console.log(`(c) added by Parley: p50 ${(percentile(p, 50) - percentile(d, 50)).toFixed(3)} ms (target < 0.5), p99 ${(percentile(p, 99) - percentile(d, 99)).toFixed(3)} ms (target < 3)`);
