@@ -1,57 +1,14 @@
-export interface ThemeSettings {
-  colors: Record<string, string>;
-  mode: 'light' | 'dark' | 'system';
-}
+import type { ResponseData } from '../../../packages/client/src/route-types';
 
-export interface Personalization {
-  assistantName: string | null;
-  assistantAvatar: string | null;
-  emptyStateIcon: string | null;
-  welcomeMessage: string | null;
-  chatTitle: string | null;
-  poweredByVisible: boolean;
-  theme: ThemeSettings;
-  defaultLocale: string | null;
-  triggerButtonColor: string | null;
-  triggerButtonImageUrl: string | null;
-}
+/*
+ * Admin response types, read from the OpenAPI types generated from the server's route
+ * schemas (packages/client, `npm run generate:client`), so the dashboard cannot drift
+ * from the server. Type imports only: nothing of the client package is bundled.
+ */
 
-export interface DevPrompts {
-  global: string[];
-  screens: Record<string, string[]>;
-}
-
-export interface Project {
-  id: string;
-  name: string;
-  model: string;
-  modelBaseUrl: string | null;
-  modelApiKeySet: boolean;
-  personaPromptSet: boolean;
-  personalization: Personalization;
-  devPrompts: DevPrompts;
-  popularPromptFloor: number;
-  maxHops: number;
-  actionTimeoutSeconds?: number;
-  escalateToolEnabled?: boolean;
-  rateLimits: Record<string, unknown>;
-}
-
-export interface ApiKeySummary {
-  id: string;
-  name: string;
-  scope: 'sdk' | 'operator';
-  projectId: string | null;
-  prefix: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
-
-export interface ActionType {
-  type: string;
-  mcpVersion: string | null;
-  description: string;
-  payloadSchema: Record<string, unknown>;
-}
+export type Project = ResponseData<'/api/v1/admin/projects/{projectId}', 'get'>;
+export type Personalization = Project['personalization'];
+export type ThemeSettings = Personalization['theme'];
+export type DevPrompts = Project['devPrompts'];
+export type ApiKeySummary = ResponseData<'/api/v1/admin/keys', 'get'>['keys'][number];
+export type ActionType = ResponseData<'/api/v1/admin/projects/{projectId}/action-types', 'get'>['actionTypes'][number];

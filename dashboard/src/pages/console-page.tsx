@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeError, request } from '../api/api-client';
 import { openEventStream, type StreamState } from '../api/event-stream';
-import { detailOf, displayNameOf, queueOf, type FeedEvent, type IdentifiedUser, type QueueItem } from '../api/escalation-types';
+import { displayNameOf, type EscalationDetail, type FeedEvent, type IdentifiedUser, type OperatorQueue, type QueueItem } from '../api/escalation-types';
 import { loadOperatorName, saveOperatorName, type Session } from '../api/session-store';
 import { formatDuration, useNow } from '../format';
 import { navigate } from '../router';
@@ -42,18 +42,18 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
   const refresh = useCallback(async () => {
     try {
       const [open, resolved] = await Promise.all([
-        request<unknown>(session, 'GET', '/escalations?status=open'),
-        request<unknown>(session, 'GET', '/escalations?status=resolved'),
+        request<OperatorQueue>(session, 'GET', '/escalations?status=open'),
+        request<OperatorQueue>(session, 'GET', '/escalations?status=resolved'),
       ]);
-      const next = { open: queueOf(open), resolved: queueOf(resolved) };
+      const next = { open: open.escalations, resolved: resolved.escalations };
       setQueues(next);
       setError(null);
       // The queue rows carry no names: look up who is waiting, once per escalation.
       const unknown = next.open.filter((item) => !(item.escalationId in usersRef.current)).slice(0, 20);
       const found = await Promise.all(
         unknown.map(async (item) => {
-          const raw = await request<unknown>(session, 'GET', `/escalations/${encodeURIComponent(item.escalationId)}`).catch(() => null);
-          return [item.escalationId, raw ? (detailOf(raw).user ?? null) : null] as const;
+          const detail = await request<EscalationDetail>(session, 'GET', `/escalations/${encodeURIComponent(item.escalationId)}`).catch(() => null);
+          return [item.escalationId, detail?.user ?? null] as const;
         }),
       );
       if (found.length > 0) setUsers((current) => ({ ...current, ...Object.fromEntries(found) }));
@@ -120,7 +120,7 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
 
   const projects = useMemo(() => {
     const all = new Map<string, string>();
-    for (const item of [...queues.open, ...queues.resolved]) if (item.projectId) all.set(item.projectId, projectNames[item.projectId] ?? item.projectName ?? item.projectId);
+    for (const item of [...queues.open, ...queues.resolved]) all.set(item.projectId, projectNames[item.projectId] ?? item.projectId);
     return [...all.entries()];
   }, [queues, projectNames]);
   const items = queues[tab].filter((item) => !project || item.projectId === project);
@@ -151,7 +151,7 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
           {items.length === 0 && <li className="empty">{tab === 'open' ? 'No one is waiting.' : 'Nothing resolved yet.'}</li>}
           {items.map((item) => {
             const unreadCount = unread[item.escalationId]?.length ?? 0;
-            const since = item.createdAt ? Date.parse(item.createdAt) : NaN;
+            const since = Date.parse(item.createdAt);
             return (
               <li key={item.escalationId}>
                 <a
@@ -165,13 +165,13 @@ export function ConsolePage({ session, path }: { session: Session; path: string 
                   }}
                 >
                   <span className="queue-item-top">
-                    <strong>{displayNameOf(item, users[item.escalationId])}</strong>
+                    <strong>{displayNameOf(item.sessionId, users[item.escalationId])}</strong>
                     {unreadCount > 0 && <span className="unread" aria-label={`${unreadCount} unread`}>{unreadCount}</span>}
                   </span>
                   <span className="queue-item-meta">
                     <span className={`badge ${item.status}`}>{item.status}</span>
                     {item.claimedByName && <span>· {item.claimedByName}</span>}
-                    {projects.length > 1 && item.projectId && <span>· {projectNames[item.projectId] ?? item.projectId}</span>}
+                    {projects.length > 1 && <span>· {projectNames[item.projectId] ?? item.projectId}</span>}
                     {item.status !== 'resolved' && !Number.isNaN(since) && <span className="waiting" title="Waiting since it was escalated">· waiting {formatDuration(now - since)}</span>}
                   </span>
                   {item.note && <span className="queue-item-note">{item.note}</span>}

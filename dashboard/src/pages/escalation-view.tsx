@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { describeError, request } from '../api/api-client';
-import { conversationOf, detailOf, displayNameOf, transcriptOf, userOf, type EscalationDetail } from '../api/escalation-types';
+import { displayNameOf, type EscalationDetail } from '../api/escalation-types';
 import type { Session } from '../api/session-store';
 import { formatTime } from '../format';
 import { navigate } from '../router';
@@ -31,7 +31,7 @@ export function EscalationView({ session, escalationId, version, operatorName, o
 
   const load = useCallback(async () => {
     try {
-      setDetail(detailOf(await request<unknown>(session, 'GET', path)));
+      setDetail(await request<EscalationDetail>(session, 'GET', path));
       setError(null);
     } catch (caught) {
       setError(describeError(caught));
@@ -42,7 +42,7 @@ export function EscalationView({ session, escalationId, version, operatorName, o
     void load();
   }, [load, version]);
 
-  const transcript = detail ? transcriptOf(detail) : [];
+  const transcript = detail?.messages ?? [];
   useEffect(() => {
     transcriptEnd.current?.scrollIntoView({ block: 'nearest' });
   }, [transcript.length]);
@@ -80,26 +80,26 @@ export function EscalationView({ session, escalationId, version, operatorName, o
     return <div className="card escalation">{error ? <p className="error" role="alert">{error}</p> : <p className="muted">Loading…</p>}</div>;
   }
 
-  const user = userOf(detail);
+  const { escalation, user, conversation } = detail;
   const identifiers = Object.entries(user?.identifiers ?? {});
-  const conversation = conversationOf(detail);
-  const open = detail.status !== 'resolved';
+  const open = escalation.status !== 'resolved';
+  const userName = displayNameOf(escalation.sessionId, user);
 
   return (
     <article className="card escalation" aria-labelledby="escalation-title">
       <header className="escalation-head">
         <div>
           <button type="button" className="link back" onClick={() => navigate('/escalations')}>← Queue</button>
-          <h2 id="escalation-title" ref={heading} tabIndex={-1}>{displayNameOf(detail)}</h2>
+          <h2 id="escalation-title" ref={heading} tabIndex={-1}>{userName}</h2>
           <p className="muted small">
-            <span className={`badge ${detail.status}`}>{detail.status}</span>
-            {detail.claimedByName && <> · claimed by {detail.claimedByName}</>}
-            {detail.reason && <> · {detail.reason === 'agent_gave_up' ? 'the agent gave up' : 'the user asked for a person'}</>}
-            {detail.createdAt && <> · since {formatTime(detail.createdAt)}</>}
+            <span className={`badge ${escalation.status}`}>{escalation.status}</span>
+            {escalation.claimedByName && <> · claimed by {escalation.claimedByName}</>}
+            <> · {escalation.reason === 'agent_gave_up' ? 'the agent gave up' : 'the user asked for a person'}</>
+            <> · since {formatTime(escalation.createdAt)}</>
           </p>
         </div>
         <div className="escalation-actions">
-          {detail.status === 'pending' && <button type="button" onClick={() => void claim()} disabled={busy}>Claim</button>}
+          {escalation.status === 'pending' && <button type="button" onClick={() => void claim()} disabled={busy}>Claim</button>}
           {open && <button type="button" className="danger" onClick={() => void resolve()} disabled={busy}>Resolve</button>}
         </div>
       </header>
@@ -110,23 +110,23 @@ export function EscalationView({ session, escalationId, version, operatorName, o
           {user?.userId && (<><dt>User id</dt><dd>{user.userId}</dd></>)}
           {user?.name && (<><dt>Name</dt><dd>{user.name}</dd></>)}
           {identifiers.map(([key, value]) => (<div key={key} className="dl-row"><dt>{key}</dt><dd>{value}</dd></div>))}
-          <dt>Session</dt><dd className="mono">{detail.sessionId}</dd>
+          <dt>Session</dt><dd className="mono">{escalation.sessionId}</dd>
           {!user && <><dt>Identity</dt><dd className="muted">not identified by the app</dd></>}
         </dl>
-        {detail.note && <p className="note"><strong>Note:</strong> {detail.note}</p>}
+        {escalation.note && <p className="note"><strong>Note:</strong> {escalation.note}</p>}
       </section>
 
       {conversation.length > 0 && (
         <details className="ai-conversation">
           <summary>Conversation with the AI ({conversation.length} messages)</summary>
           <ol className="messages">
-            {conversation.map((message, index) => (
-              <li key={message.id ?? index} className={`message ${message.role === 'user' ? 'from-user' : 'from-ai'}`}>
+            {conversation.map((message) => (
+              <li key={message.id} className={`message ${message.role === 'user' ? 'from-user' : 'from-ai'}`}>
                 <span className="who-label">{message.role === 'user' ? 'User' : 'AI'}</span>
                 <p className="content">{message.content}</p>
-                {(message.actions ?? []).map((action, actionIndex) => (
-                  <p key={action.id ?? actionIndex} className="action mono">
-                    ⚙ {action.type}{action.status ? ` (${action.status})` : ''} {JSON.stringify(action.payload ?? {})}
+                {message.actions.map((action) => (
+                  <p key={action.id} className="action mono">
+                    ⚙ {action.type} ({action.status}) {JSON.stringify(action.payload ?? {})}
                   </p>
                 ))}
               </li>
@@ -142,7 +142,7 @@ export function EscalationView({ session, escalationId, version, operatorName, o
           {transcript.map((message) => (
             <li key={message.id} className={`message ${message.role === 'human_agent' ? 'from-operator' : 'from-user'}`}>
               <span className="who-label">
-                {message.role === 'human_agent' ? (message.operatorName ?? 'Operator') : displayNameOf(detail)} <time className="muted">{formatTime(message.createdAt)}</time>
+                {message.role === 'human_agent' ? (message.operatorName ?? 'Operator') : userName} <time className="muted">{formatTime(message.createdAt)}</time>
               </span>
               <p className="content">{message.content}</p>
             </li>
@@ -154,7 +154,7 @@ export function EscalationView({ session, escalationId, version, operatorName, o
       {open ? (
         <form className="composer" onSubmit={(event) => void send(event)}>
           <label htmlFor="reply" className="visually-hidden">Reply</label>
-          <textarea id="reply" rows={3} placeholder={detail.status === 'pending' ? 'Reply (this claims the escalation)…' : 'Reply…'} value={draft} onChange={(event) => setDraft(event.target.value)} onKeyDown={onKeyDown} />
+          <textarea id="reply" rows={3} placeholder={escalation.status === 'pending' ? 'Reply (this claims the escalation)…' : 'Reply…'} value={draft} onChange={(event) => setDraft(event.target.value)} onKeyDown={onKeyDown} />
           <div className="composer-bar">
             <span className="muted small">Ctrl+Enter to send</span>
             <button type="submit" className="primary" disabled={busy || draft.trim() === ''}>Send</button>
