@@ -42,7 +42,8 @@ describe.each(testDialects())('dashboard sign-in and credentials on %s', (dialec
 
   it('rejects an expired user token with a message saying so', async () => {
     const tenant = await createTenant(server);
-    await server.database.db.updateTable('user_tokens').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
+    // Expired a minute ago: long-dead tokens (a week) may be deleted by the cleanup job meanwhile.
+    await server.database.db.updateTable('user_tokens').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).execute();
     const response = await new ApiClient(server.url, { authorization: `Bearer ${tenant.userToken}` }).get('/auth/me');
     expect(response.status).toBe(401);
     expect(response.body.error.message).toContain('expired');
