@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { channels, type EventBus } from '../events/event-bus.js';
 import { findProject, type ProjectRecord } from '../projects/project-repository.js';
+import { InvalidatingCache } from '../shared/invalidating-cache.js';
 import { catalogFromRows, loadActionTypeRows, type ActionCatalog, type ActionTypeRecord } from './action-catalog.js';
 
 /**
@@ -8,14 +9,12 @@ import { catalogFromRows, loadActionTypeRows, type ActionCatalog, type ActionTyp
  * without REDIS_URL, or a manual edit of the database). Announced changes apply at once.
  */
 export const agentProjectTtlMs = 30_000;
-const maxEntries = 10_000;
 
 interface Entry {
   project: ProjectRecord;
   rows: ActionTypeRecord[];
   /** Built catalogs by requested mcpVersion ('' for none): the same few versions recur. */
   catalogs: Map<string, ActionCatalog>;
-  loadedAt: number;
 }
 
 /**
@@ -27,12 +26,14 @@ interface Entry {
  * instance or, with a shared bus, any other.
  */
 export class AgentProjectCache {
-  private readonly entries = new Map<string, Entry>();
-  /** Bumped on every invalidation, so a load that raced a save is not kept. */
-  private readonly generations = new Map<string, number>();
-  private generation = 0;
+  private readonly cache: InvalidatingCache<Entry>;
 
-  constructor(private readonly db: Db, private readonly ttlMs = agentProjectTtlMs) {}
+  constructor(db: Db, ttlMs = agentProjectTtlMs) {
+    this.cache = new InvalidatingCache(async (projectId): Promise<Entry | undefined> => {
+      const [project, rows] = await Promise.all([findProject(db, projectId), loadActionTypeRows(db, projectId)]);
+      return project ? { project, rows, catalogs: new Map() } : undefined;
+    }, ttlMs);
+  }
 
   async listen(bus: EventBus): Promise<() => Promise<void>> {
     const onMessage = (message: unknown) => {
@@ -46,19 +47,17 @@ export class AgentProjectCache {
   }
 
   invalidate(projectId: string): void {
-    this.entries.delete(projectId);
-    this.generations.set(projectId, ++this.generation);
-    if (this.generations.size > maxEntries) this.generations.delete(this.generations.keys().next().value as string);
+    this.cache.invalidate(projectId);
   }
 
   /** The project row, or undefined when it does not exist (not cached: the next call asks again). */
   async project(projectId: string): Promise<ProjectRecord | undefined> {
-    return (await this.entry(projectId))?.project;
+    return (await this.cache.get(projectId))?.project;
   }
 
   /** The catalog of the project for a message's mcpVersion (rule in action-catalog.ts). */
   async catalog(projectId: string, mcpVersion: string | null): Promise<ActionCatalog | undefined> {
-    const entry = await this.entry(projectId);
+    const entry = await this.cache.get(projectId);
     if (!entry) return undefined;
     const key = mcpVersion ?? '';
     let catalog = entry.catalogs.get(key);
@@ -69,19 +68,5 @@ export class AgentProjectCache {
       entry.catalogs.set(key, catalog);
     }
     return catalog;
-  }
-
-  private async entry(projectId: string): Promise<Entry | undefined> {
-    const cached = this.entries.get(projectId);
-    if (cached && Date.now() - cached.loadedAt < this.ttlMs) return cached;
-    const before = this.generations.get(projectId);
-    const [project, rows] = await Promise.all([findProject(this.db, projectId), loadActionTypeRows(this.db, projectId)]);
-    if (!project) return undefined;
-    const entry: Entry = { project, rows, catalogs: new Map(), loadedAt: Date.now() };
-    if (this.generations.get(projectId) === before) {
-      if (this.entries.size >= maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(projectId, entry);
-    }
-    return entry;
   }
 }
