@@ -62,17 +62,22 @@ export function compiledOnce<P extends Scalar[], R>(build: (db: Db, ...params: P
       compiled = compileWithMarkers(db, build, params.length);
       byAdapter.set(adapter, compiled);
     }
-    const { sources, constants } = compiled;
-    const parameters = new Array<unknown>(sources.length);
-    for (let index = 0; index < sources.length; index++) {
-      const source = sources[index]!;
-      parameters[index] = source === -1 ? constants[index] : params[source];
-    }
-    return run<R>(db, compiled, parameters);
+    return run<R>(db, compiled, bind(compiled, params));
   };
 }
 
-function compileWithMarkers<P extends Scalar[], R>(db: Db, build: (db: Db, ...params: P) => Compilable<R>, count: number): Compiled {
+/** The SQL parameters for a call: each caller's argument where it lands, the query's constants elsewhere. */
+function bind(compiled: Compiled, args: readonly unknown[]): unknown[] {
+  const { sources, constants } = compiled;
+  const parameters = new Array<unknown>(sources.length);
+  for (let index = 0; index < sources.length; index++) {
+    const source = sources[index]!;
+    parameters[index] = source === -1 ? constants[index] : args[source];
+  }
+  return parameters;
+}
+
+function compileWithMarkers<P extends unknown[], R>(db: Db, build: (db: Db, ...params: P) => Compilable<R>, count: number): Compiled {
   const markers = Array.from({ length: count }, (_, index) => `\u0000compiled-once-parameter-${index}\u0000`);
   const query = build(db, ...(markers as P)).compile();
   const sources = query.parameters.map((value) => (typeof value === 'string' ? markers.indexOf(value) : -1));
@@ -108,17 +113,8 @@ export function insertRow<T extends keyof Tables & string>(db: Db, table: T, row
   const key = `${table}(${columns.join(',')})`;
   let compiled = inserts.get(key);
   if (compiled === undefined) {
-    const markers = columns.map((_, index) => `\u0000compiled-once-parameter-${index}\u0000`);
-    const query = db
-      .insertInto(table)
-      .values(Object.fromEntries(columns.map((column, index) => [column, markers[index]])) as never)
-      .compile();
-    const sources = query.parameters.map((value) => (typeof value === 'string' ? markers.indexOf(value) : -1));
-    if (sources.length !== columns.length || sources.some((source, index) => source !== index)) {
-      throw new Error(`insertRow: unexpected parameter order in ${query.sql}`);
-    }
-    compiled = { sql: query.sql, node: RawNode.createWithSql(query.sql), sources, constants: query.parameters };
+    compiled = compileWithMarkers(db, (builder, ...markers: string[]) => builder.insertInto(table).values(Object.fromEntries(columns.map((column, index) => [column, markers[index]])) as never), columns.length);
     inserts.set(key, compiled);
   }
-  return run<never>(db, compiled, values);
+  return run<never>(db, compiled, bind(compiled, values));
 }

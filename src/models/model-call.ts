@@ -18,7 +18,7 @@ import type {
  * request — to protect callers from malformed input; Parley builds its prompts itself
  * (conversation-history.ts), so that work bought nothing. The providers (the wire
  * protocols, their parsing and their errors) are the SDK's, unchanged.
- * See docs/decisions/0006-direct-provider-calls.md.
+ * See docs/decisions/0006-lean-model-calls-and-hot-statements.md.
  */
 
 export type ProviderTool = LanguageModelV3FunctionTool;
