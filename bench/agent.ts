@@ -12,6 +12,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { streamReply } from '../src/models/model-call.js';
 import { resolveLanguageModel } from '../src/models/model-registry.js';
+import { runLoad, type LoadOutcome } from './load-client.js';
 import { createInterface } from 'node:readline';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -56,14 +57,8 @@ function percentile(sorted: number[], p: number): number {
  */
 const loader = process.env['BENCH_LOADER'] === 'autocannon' ? 'autocannon' : 'node-http';
 
-function autocannon(url: string, body: string, headers: Record<string, string>, durationSeconds: number): Promise<{ requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number }> {
-  const spec = JSON.stringify({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections: concurrency, duration: durationSeconds });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited with ${code}`))));
-  });
+function autocannon(url: string, body: string, headers: Record<string, string>, durationSeconds: number): Promise<LoadOutcome> {
+  return runLoad({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections: concurrency, duration: durationSeconds });
 }
 
 async function loadWithAutocannon(server: Child, url: string, body: string, headers: Record<string, string>): Promise<LoadResult> {

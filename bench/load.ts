@@ -1,19 +1,12 @@
 import autocannon from 'autocannon';
+import type { LoadJob } from './load-client.js';
 
 /**
  * The load generator, in its own process so it never shares an event loop
- * with a server under test. Reads one job as JSON from argv, prints the result.
+ * with a server under test (started by runLoad in load-client.ts). Reads one
+ * job as JSON from argv, prints the result.
  */
-interface Job {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  connections: number;
-  duration: number;
-}
-
-const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+const job = JSON.parse(process.argv[2] ?? '{}') as LoadJob;
 const result = await autocannon({
   url: job.url,
   method: job.method,

@@ -7,6 +7,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { validateModelSetting } from '../src/projects/model-setting.js';
 import { bootstrap } from '../src/provisioning/bootstrap.js';
+import { runLoad, type LoadOutcome } from './load-client.js';
 
 /**
  * `npm run bench -- platform`: in one run, a bare Fastify hello-world and
@@ -20,16 +21,9 @@ const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const logLevel = 'warn';
 
-interface Load {
+interface Load extends LoadOutcome {
   /** Server CPU time (user + system) per request, in microseconds. */
   cpuMicrosPerRequest: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  total: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
 }
 
 function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
@@ -45,14 +39,8 @@ function pick(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {
   return Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name] as string]));
 }
 
-function load(job: { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }, seconds: number): Promise<Load> {
-  return new Promise((resolve, reject) => {
-    const spec = JSON.stringify({ headers: {}, ...job, connections, duration: seconds });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Load) : reject(new Error(`load exited with ${code}`))));
-  });
+function load(job: { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }, seconds: number): Promise<LoadOutcome> {
+  return runLoad({ headers: {}, ...job, connections, duration: seconds });
 }
 
 function serverCpu(child: ChildProcess): Promise<number> {
