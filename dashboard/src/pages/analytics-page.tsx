@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { describeError, isMissingRoute, request } from '../api/api-client';
 import type { Project } from '../api/admin-types';
 import type { Session } from '../api/session-store';
+import { ProjectPicker } from '../components/project-picker';
 import { Unavailable } from '../components/unavailable';
 import { formatDuration } from '../format';
 
@@ -89,11 +90,7 @@ export function AnalyticsPage({ session }: { session: Session }) {
       <div className="row page-head">
         <h1>Analytics</h1>
         <div className="row">
-          <label htmlFor="analytics-project" className="visually-hidden">Project</label>
-          <select id="analytics-project" value={projectId} onChange={(event) => setProjectId(event.target.value)}>
-            <option value="">All projects</option>
-            {projects.map((p) => (<option key={p.id} value={p.id}>{p.name}</option>))}
-          </select>
+          <ProjectPicker id="analytics-project" projects={projects} value={projectId} onChange={setProjectId} allLabel="All projects" />
           <label htmlFor="analytics-days" className="visually-hidden">Period</label>
           <select id="analytics-days" value={days} onChange={(event) => setDays(Number(event.target.value))}>
             <option value={7}>Last 7 days</option>

@@ -3,6 +3,7 @@ import { request } from '../api/api-client';
 import { useAdminLoad } from '../api/use-admin-load';
 import type { Project } from '../api/admin-types';
 import type { Session } from '../api/session-store';
+import { ProjectPicker } from '../components/project-picker';
 import { Unavailable } from '../components/unavailable';
 import { ActionCatalog } from './settings/action-catalog';
 import { BehaviourForm } from './settings/behaviour-form';
@@ -36,14 +37,7 @@ export function SettingsPage({ session }: { session: Session }) {
     <div className="page">
       <div className="row page-head">
         <h1>Project settings</h1>
-        {projects.length > 1 && (
-          <>
-            <label htmlFor="settings-project" className="visually-hidden">Project</label>
-            <select id="settings-project" value={projectId} onChange={(event) => setProjectId(event.target.value)}>
-              {projects.map((p) => (<option key={p.id} value={p.id}>{p.name}</option>))}
-            </select>
-          </>
-        )}
+        <ProjectPicker id="settings-project" projects={projects} value={projectId} onChange={setProjectId} />
       </div>
       {error && <p className="error" role="alert">{error}</p>}
       {project && (

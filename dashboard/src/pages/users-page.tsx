@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { describeError, isMissingRoute, request } from '../api/api-client';
 import type { Project } from '../api/admin-types';
 import type { Session } from '../api/session-store';
+import { ProjectPicker } from '../components/project-picker';
 import { Unavailable } from '../components/unavailable';
 import { formatTime } from '../format';
 
@@ -80,14 +81,7 @@ export function UsersPage({ session }: { session: Session }) {
     <div className="page">
       <div className="row page-head">
         <h1>Identified users</h1>
-        {projects.length > 1 && (
-          <>
-            <label htmlFor="users-project" className="visually-hidden">Project</label>
-            <select id="users-project" value={projectId} onChange={(event) => { setProjectId(event.target.value); setSelected(null); }}>
-              {projects.map((p) => (<option key={p.id} value={p.id}>{p.name}</option>))}
-            </select>
-          </>
-        )}
+        <ProjectPicker id="users-project" projects={projects} value={projectId} onChange={(id) => { setProjectId(id); setSelected(null); }} />
       </div>
       <p className="muted">People your app identified with POST /agent/identify. Their identifiers are never sent to the model.</p>
       <form className="row" role="search" onSubmit={submit}>
