@@ -93,6 +93,12 @@ describe('demo model via generateText', () => {
     expect(result.usage.totalTokens).toBe(2 + result.text.split(/\s+/).length);
     const spaced = await generateText({ model, prompt: '  hello\u00a0there\n\tmy\u3000friend  ', tools: parleyTools });
     expect(spaced.usage.inputTokens).toBe(4);
+    // Long texts (the system prompt) are counted once and remembered: the count stays right.
+    const long = `${'word '.repeat(120)}end`;
+    const first = await generateText({ model, system: long, prompt: 'hello there', tools: parleyTools });
+    const again = await generateText({ model, system: long, prompt: 'hello there', tools: parleyTools });
+    expect(first.usage.inputTokens).toBe(123);
+    expect(again.usage.inputTokens).toBe(123);
   });
 
   it('reports a tool result as done and stops calling tools', async () => {
